@@ -1,0 +1,37 @@
+import Foundation
+import LigasCacheStore
+import Logging
+
+/// Opens the cache file the way the daemon wants it: a corrupt file is replaced by a new one,
+/// and a location that cannot be written falls back to an in-memory cache (the daemon still
+/// serves, it just cannot keep anything across restarts). Both are logged.
+public enum CacheStoreOpening {
+    public static func open(fileURL: URL, imageCapacityBytes: Int, logger: Logger) throws -> SQLiteCacheStore {
+        do {
+            let (store, recreated) = try SQLiteCacheStore.openRecreatingIfCorrupt(
+                fileURL: fileURL, imageCapacityBytes: imageCapacityBytes)
+            if recreated {
+                logger.error("cache file was corrupt; deleted and recreated", metadata: ["path": "\(fileURL.path)"])
+            }
+            return store
+        } catch let error as CacheStoreError {
+            logger.error("cache file unusable; caching in memory only", metadata: [
+                "path": "\(fileURL.path)", "error": "\(error)",
+            ])
+            return try SQLiteCacheStore.inMemory(imageCapacityBytes: imageCapacityBytes)
+        }
+    }
+
+    /// `$CACHE_DIRECTORY` (systemd's `CacheDirectory=`), else `$XDG_CACHE_HOME/ligasd`, else `~/.cache/ligasd`.
+    public static func defaultFileURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let directory: URL
+        if let cache = environment["CACHE_DIRECTORY"]?.split(separator: ":").first, !cache.isEmpty {
+            directory = URL(fileURLWithPath: String(cache))
+        } else if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            directory = URL(fileURLWithPath: xdg).appendingPathComponent("ligasd")
+        } else {
+            directory = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/ligasd")
+        }
+        return directory.appendingPathComponent("cache.sqlite")
+    }
+}

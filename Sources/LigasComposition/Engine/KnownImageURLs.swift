@@ -1,0 +1,26 @@
+import Foundation
+import LigasDomain
+
+/// The image URLs the daemon may fetch: those that appear in its own data (league, team and
+/// player records it has loaded or cached) or that lie beneath a configured source. A client
+/// can never make the daemon fetch an arbitrary URL.
+actor KnownImageURLs {
+    private var urls: Set<URL> = []
+    private let bases: [String]
+
+    init(sourceBaseURLs: [URL]) {
+        bases = sourceBaseURLs.map { $0.absoluteString }
+    }
+
+    func record(_ newURLs: some Sequence<URL>) {
+        urls.formUnion(newURLs)
+    }
+
+    func contains(_ url: URL) -> Bool {
+        if urls.contains(url) { return true }
+        let text = url.absoluteString
+        // Dot segments could climb out of a base; such URLs are never ours.
+        guard !url.pathComponents.contains(".."), !text.contains("%2e"), !text.contains("%2E") else { return false }
+        return bases.contains { text.hasPrefix($0) }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import LigasDomain
+import LigasRemote
+import Logging
+
+/// The data engine the daemon serves: every use case, composed, behind one facade.
+///
+/// Built only by `LigasEngine.compose` (the composition root of the data layers).
+public struct LigasEngine: Sendable {
+    let leaguesUseCase: LoadLeaguesUseCase
+    let teamsLoader: PolicyRoutingLoader<String, [Team]>
+    let playersLoader: PolicyRoutingLoader<String, [Player]>
+    let matchesLoader: PolicyRoutingLoader<String, Matches>
+    let imageLoader: PolicyRoutingLoader<URL, ImageStream>
+    let cacheValidation: ValidateCacheUseCase
+    let knownImages: KnownImageURLs
+
+    /// Use case "Load leagues" (bootstrap list, cached).
+    public func leagues(policy: LoadPolicy = .default) async -> Loaded<[League]> {
+        let loaded = await leaguesUseCase.load(policy: policy)
+        await knownImages.record(loaded.value.map(\.logoURL))
+        return loaded
+    }
+
+    /// Use case "Load teams": cache first.
+    public func teams(league: String, policy: LoadPolicy = .default) async throws -> Loaded<[Team]> {
+        let loaded = try await teamsLoader.load(league, policy: policy)
+        await knownImages.record(loaded.value.map(\.logoURL))
+        return loaded
+    }
+
+    /// Use case "Load players": cache first.
+    public func players(team: String, policy: LoadPolicy = .default) async throws -> Loaded<[Player]> {
+        let loaded = try await playersLoader.load(team, policy: policy)
+        await knownImages.record(loaded.value.compactMap(\.photoURL))
+        return loaded
+    }
+
+    /// Use case "Load matches": remote first. `team` (an id or a name) keeps only that team's matches.
+    public func matches(league: String, team: String? = nil, policy: LoadPolicy = .default) async throws -> Loaded<Matches> {
+        let loaded = try await matchesLoader.load(league, policy: policy)
+        guard let team else { return loaded }
+        let name = (try? await teams(league: league, policy: .offline))?.value
+            .first { $0.id == team || $0.name.caseInsensitiveCompare(team) == .orderedSame }?.name ?? team
+        return loaded.map { $0.involving(team: name) }
+    }
+
+    /// Use case "Load image data": cache first, streamed. Only URLs from the daemon's own data or
+    /// beneath a configured source are fetched; anything else is `notFound`.
+    public func image(url: URL, policy: LoadPolicy = .default) async throws -> Loaded<ImageStream> {
+        guard await knownImages.contains(url) else {
+            throw LigasError.notFound("image URL is not part of ligasd's data")
+        }
+        return try await imageLoader.load(url, policy: policy)
+    }
+
+    /// Use case "Validate cache", run once at start-up.
+    public func validateCache() throws -> CacheValidationReport {
+        try cacheValidation.validateCache()
+    }
+}

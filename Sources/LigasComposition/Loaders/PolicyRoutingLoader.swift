@@ -1,0 +1,50 @@
+import LigasDomain
+
+/// Applies a caller's `LoadPolicy` by choosing which composition of loaders runs.
+public struct PolicyRoutingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let standard: any Loader<Key, Value>
+    private let refresh: any Loader<Key, Value>
+    private let offline: any Loader<Key, Value>
+
+    public init(
+        default standard: any Loader<Key, Value>,
+        refresh: any Loader<Key, Value>,
+        offline: any Loader<Key, Value>
+    ) {
+        self.standard = standard
+        self.refresh = refresh
+        self.offline = offline
+    }
+
+    public func load(_ key: Key, policy: LoadPolicy) async throws -> Loaded<Value> {
+        switch policy {
+        case .default: try await standard.load(key)
+        case .refresh: try await refresh.load(key)
+        case .offline: try await offline.load(key)
+        }
+    }
+}
+
+extension PolicyRoutingLoader {
+    /// Teams, players, images: the cache if it holds something valid, else the remote (cached).
+    /// If both fail, the remote's error.
+    public static func cacheFirst(
+        cache: any Loader<Key, Value>, remote: any Loader<Key, Value>
+    ) -> Self {
+        Self(default: FallbackLoader(primary: cache, fallback: remote), refresh: remote, offline: cache)
+    }
+
+    /// Matches: the remote (cached) first, else the cache if it holds something valid.
+    /// If both fail: `LigasError.noConnectivityAndNoCache`.
+    public static func remoteFirst(
+        remote: any Loader<Key, Value>, cache: any Loader<Key, Value>,
+        onRemoteFailure: @escaping @Sendable (Key, any Error) -> Void = { _, _ in }
+    ) -> Self {
+        let standard = FallbackLoader(
+            primary: remote, fallback: cache, onPrimaryFailure: onRemoteFailure,
+            combineErrors: { remoteError, _ in
+                LigasError.noConnectivityAndNoCache(remote: String(describing: remoteError))
+            })
+        return Self(default: standard, refresh: remote, offline: cache)
+    }
+}

@@ -1,0 +1,5 @@
+/// Failures of the cache use cases themselves (the store's own errors pass through unchanged).
+public enum CacheError: Error, Hashable, Sendable {
+    /// A stored entry no longer decodes as what its key promises.
+    case undecodable(key: String)
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Image bytes delivered as a stream of chunks, so the daemon can forward them while they arrive.
+///
+/// Pull-based: nothing is read or downloaded ahead of the consumer, which is what gives a slow
+/// client backpressure all the way to the remote. Cancelling the consuming task ends the stream
+/// with neither data nor error (the specs' cancel course).
+public struct ImageStream: AsyncSequence, Sendable {
+    public typealias Element = Data
+
+    public let contentType: String
+    /// The total size when the source knows it up front (cache: always; remote: Content-Length).
+    public let expectedLength: Int?
+    private let chunks: any AsyncSequence<Data, any Error> & Sendable
+
+    public init(
+        contentType: String, expectedLength: Int?,
+        chunks: any AsyncSequence<Data, any Error> & Sendable
+    ) {
+        self.contentType = contentType
+        self.expectedLength = expectedLength
+        self.chunks = chunks
+    }
+
+    /// A stream over bytes already in memory, cut into `chunkSize` slices without copying.
+    public init(_ image: ImageData, chunkSize: Int) {
+        self.init(
+            contentType: image.contentType, expectedLength: image.bytes.count,
+            chunks: DataChunks(data: image.bytes, chunkSize: chunkSize)
+        )
+    }
+
+    /// The same header over other chunks: how decorators (caching, counting) wrap a stream.
+    public func replacingChunks(with chunks: any AsyncSequence<Data, any Error> & Sendable) -> ImageStream {
+        ImageStream(contentType: contentType, expectedLength: expectedLength, chunks: chunks)
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(base: chunks.makeAsyncIterator())
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: any AsyncIteratorProtocol<Data, any Error>
+
+        public mutating func next() async throws -> Data? {
+            if Task.isCancelled { return nil }
+            do {
+                return try await base.next()
+            } catch where Task.isCancelled {
+                return nil  // cancel course: no error either
+            }
+        }
+    }
+
+    /// Reads the whole stream into memory, refusing more than `maxBytes`.
+    public func collect(maxBytes: Int = .max) async throws -> ImageData {
+        var bytes = Data()
+        if let expectedLength, expectedLength <= maxBytes { bytes.reserveCapacity(expectedLength) }
+        for try await chunk in self {
+            guard bytes.count + chunk.count <= maxBytes else {
+                throw LigasError.invalidData("image larger than \(maxBytes) bytes")
+            }
+            bytes.append(chunk)
+        }
+        return ImageData(bytes: bytes, contentType: contentType)
+    }
+}
+
+/// In-memory bytes as a sequence of `chunkSize` slices.
+public struct DataChunks: AsyncSequence, Sendable {
+    public typealias Element = Data
+    let data: Data
+    let chunkSize: Int
+
+    public init(data: Data, chunkSize: Int) {
+        precondition(chunkSize > 0, "chunk size must be positive")
+        self.data = data
+        self.chunkSize = chunkSize
+    }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(data: data, chunkSize: chunkSize, offset: data.startIndex) }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        let data: Data
+        let chunkSize: Int
+        var offset: Data.Index
+
+        public mutating func next() async throws -> Data? {
+            guard offset < data.endIndex else { return nil }
+            let end = data.index(offset, offsetBy: chunkSize, limitedBy: data.endIndex) ?? data.endIndex
+            defer { offset = end }
+            return data[offset..<end]
+        }
+    }
+}

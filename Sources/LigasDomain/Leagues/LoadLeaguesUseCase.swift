@@ -1,0 +1,28 @@
+/// Use case "Load leagues".
+///
+/// - If the cache holds a valid leagues entry, deliver it and do not save again.
+/// - Otherwise deliver the bootstrap list and save it; if that save fails, delete the cached
+///   entry so that no half-written list can be read later.
+/// - `refresh` always re-saves the bootstrap list; `offline` behaves like `default`, because the
+///   bootstrap list never needs the network.
+public struct LoadLeaguesUseCase: Sendable {
+    private let cache: LocalFeedLoader<AllLeagues, [League]>
+    private let bootstrap: [League]
+
+    public init(cache: LocalFeedLoader<AllLeagues, [League]>, bootstrap: [League]) {
+        self.cache = cache
+        self.bootstrap = bootstrap
+    }
+
+    public func load(policy: LoadPolicy = .default) async -> Loaded<[League]> {
+        if policy != .refresh, let cached = try? await cache.load(AllLeagues()) {
+            return cached
+        }
+        do {
+            try cache.save(bootstrap, for: AllLeagues())
+        } catch {
+            try? cache.deleteCache(for: AllLeagues())
+        }
+        return Loaded(bootstrap, from: .builtIn)
+    }
+}

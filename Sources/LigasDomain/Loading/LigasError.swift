@@ -1,0 +1,26 @@
+/// Every way a load can fail, as the specs name them. Callers (the wire protocol, the CLI) map
+/// these one-to-one onto their own error codes.
+public enum LigasError: Error, Hashable, Sendable {
+    /// The remote says the thing does not exist (HTTP 404), or the data source cannot provide it.
+    case notFound(String)
+    /// The remote could not be reached: DNS, refused connection, timeout, interrupted transfer.
+    case connectivity(String)
+    /// The remote answered, but not with what the contract promises.
+    case invalidData(String)
+    /// `offline` policy and nothing valid in the cache.
+    case noCache
+    /// Remote-first load: the remote failed and the cache holds nothing valid either.
+    case noConnectivityAndNoCache(remote: String)
+}
+
+extension LigasError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .notFound(let why): "not found: \(why)"
+        case .connectivity(let why): "no connectivity: \(why)"
+        case .invalidData(let why): "invalid data: \(why)"
+        case .noCache: "offline and nothing cached"
+        case .noConnectivityAndNoCache(let remote): "no connectivity and no cache (\(remote))"
+        }
+    }
+}

@@ -1,0 +1,105 @@
+/// Builds frames into a caller-owned buffer (so a writer can batch several frames in
+/// one `write`). `maxFrameSize` is the *peer's* announced limit: a frame that would
+/// exceed it is refused with `FrameError.frameTooLarge` and nothing is appended.
+public struct FrameEncoder: Sendable {
+    public var maxFrameSize: Int
+    public var version: UInt8
+    public var cborEncoder: CBOREncoder
+
+    public init(
+        maxFrameSize: Int = ProtocolLimits.defaultMaxFrameSize,
+        version: UInt8 = ProtocolVersion.current,
+        cborEncoder: CBOREncoder = CBOREncoder()
+    ) {
+        self.maxFrameSize = maxFrameSize
+        self.version = version
+        self.cborEncoder = cborEncoder
+    }
+
+    /// Largest raw chunk that fits one `streamChunk` frame for this peer.
+    public var maxChunkPayload: Int { maxFrameSize - FrameHeader.size }
+
+    /// Appends a frame whose payload is `payload` encoded as CBOR.
+    public func append<Payload: Encodable>(
+        _ kind: FrameKind, requestID: UInt32, flags: FrameFlags = [], payload: Payload, to out: inout [UInt8]
+    ) throws {
+        let start = out.count
+        out.append(contentsOf: [0, 0, 0, 0])
+        FrameHeader(version: version, kind: kind, flags: flags, requestID: requestID).append(to: &out)
+        do {
+            try cborEncoder.encode(payload, into: &out)
+            try patchLength(frameStart: start, in: &out)
+        } catch {
+            out.removeSubrange(start...)
+            throw error
+        }
+    }
+
+    /// Appends a frame whose payload is `bytes` as they are (stream chunks, cancel).
+    public func appendRaw(
+        _ kind: FrameKind, requestID: UInt32, flags: FrameFlags = [], bytes: some Collection<UInt8>, to out: inout [UInt8]
+    ) throws(FrameError) {
+        let length = FrameHeader.size + bytes.count
+        guard length <= maxFrameSize else { throw .frameTooLarge(length: length, limit: maxFrameSize) }
+        out.appendBigEndian(UInt32(truncatingIfNeeded: length))
+        FrameHeader(version: version, kind: kind, flags: flags, requestID: requestID).append(to: &out)
+        out.append(contentsOf: bytes)
+    }
+
+    private func patchLength(frameStart start: Int, in out: inout [UInt8]) throws(FrameError) {
+        let length = out.count - start - 4
+        guard length <= maxFrameSize else { throw .frameTooLarge(length: length, limit: maxFrameSize) }
+        out[start] = UInt8(truncatingIfNeeded: length >> 24)
+        out[start + 1] = UInt8(truncatingIfNeeded: length >> 16)
+        out[start + 2] = UInt8(truncatingIfNeeded: length >> 8)
+        out[start + 3] = UInt8(truncatingIfNeeded: length)
+    }
+}
+
+// MARK: - One function per frame kind
+
+extension FrameEncoder {
+    public func appendHello(_ hello: Hello, to out: inout [UInt8]) throws {
+        try append(.hello, requestID: 0, payload: hello, to: &out)
+    }
+
+    public func appendRequest(id: UInt32, _ request: Request, to out: inout [UInt8]) throws {
+        try append(.request, requestID: id, payload: request, to: &out)
+    }
+
+    /// A plain (non-stream) result; `result` must be the method's result type.
+    public func appendResponse<Result: Encodable>(id: UInt32, _ result: Result, to out: inout [UInt8]) throws {
+        try append(.response, requestID: id, payload: result, to: &out)
+    }
+
+    public func appendResponse(id: UInt32, _ reply: Reply, to out: inout [UInt8]) throws {
+        if case .image(let header) = reply {
+            try appendStreamHeader(id: id, header, to: &out)
+        } else {
+            try append(.response, requestID: id, payload: reply, to: &out)
+        }
+    }
+
+    /// Starts a stream: a response frame with `streamFollows` carrying the header.
+    public func appendStreamHeader(id: UInt32, _ header: StreamHeader, to out: inout [UInt8]) throws {
+        try append(.response, requestID: id, flags: .streamFollows, payload: header, to: &out)
+    }
+
+    /// One chunk of raw stream bytes; at most `maxChunkPayload` bytes.
+    public func appendStreamChunk(id: UInt32, _ bytes: some Collection<UInt8>, to out: inout [UInt8]) throws(FrameError) {
+        try appendRaw(.streamChunk, requestID: id, bytes: bytes, to: &out)
+    }
+
+    public func appendStreamEnd(id: UInt32, _ end: StreamEnd, to out: inout [UInt8]) throws {
+        try append(.streamEnd, requestID: id, payload: end, to: &out)
+    }
+
+    /// `id` 0 reports a connection-level error (the sender closes afterwards).
+    public func appendError(id: UInt32, _ body: ErrorBody, to out: inout [UInt8]) throws {
+        try append(.error, requestID: id, payload: body, to: &out)
+    }
+
+    public func appendCancel(id: UInt32, to out: inout [UInt8]) throws(FrameError) {
+        try appendRaw(.cancel, requestID: id, bytes: EmptyCollection(), to: &out)
+    }
+}

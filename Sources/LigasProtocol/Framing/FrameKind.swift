@@ -1,0 +1,43 @@
+/// What a frame carries; the second byte of the frame header.
+public enum FrameKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+    /// Both directions, first frame on a connection: versions and limits. Request id 0.
+    case hello = 0x01
+    /// Client → server: a method call (CBOR `Request`).
+    case request = 0x02
+    /// Server → client: a method result (CBOR); with `streamFollows`, a `StreamHeader`.
+    case response = 0x03
+    /// Server → client: an `ErrorBody`; request id 0 means the whole connection.
+    case error = 0x04
+    /// Server → client: raw bytes of a stream, not CBOR-wrapped.
+    case streamChunk = 0x05
+    /// Server → client: `StreamEnd` with the byte count and SHA-256 of the stream.
+    case streamEnd = 0x06
+    /// Client → server: stop working on a request id. Empty payload.
+    case cancel = 0x07
+
+    public var description: String {
+        switch self {
+        case .hello: "hello"
+        case .request: "request"
+        case .response: "response"
+        case .error: "error"
+        case .streamChunk: "streamChunk"
+        case .streamEnd: "streamEnd"
+        case .cancel: "cancel"
+        }
+    }
+}
+
+/// Header flags (big-endian u16). Undefined bits must be zero in version 1.
+public struct FrameFlags: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// On a `response`: the payload is a `StreamHeader` and chunk frames follow.
+    public static let streamFollows = FrameFlags(rawValue: 1 << 0)
+
+    /// Flags each kind may carry.
+    static func allowed(for kind: FrameKind) -> FrameFlags {
+        kind == .response ? .streamFollows : []
+    }
+}

@@ -1,0 +1,18 @@
+/// Protocol versions this library speaks and the default limits it announces.
+public enum ProtocolVersion {
+    /// The version this library writes after negotiation.
+    public static let current: UInt8 = 1
+    /// Every version this library can speak, for the hello exchange.
+    public static let supported: ClosedRange<UInt8> = 1...1
+}
+
+public enum ProtocolLimits {
+    /// Largest frame (header + payload, excluding the 4-byte length) accepted by default.
+    public static let defaultMaxFrameSize = 1 << 20
+    /// Smallest `maxFrameSize` a peer may announce: room for any error or stream-end frame.
+    public static let minimumMaxFrameSize = 4096
+    /// Default size of raw stream chunks (never more than the peer's max frame size - 8).
+    public static let defaultChunkSize = 64 << 10
+    /// Default number of requests a server accepts in flight on one connection.
+    public static let defaultMaxInFlight = 32
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// `teams`: the teams of one league.
+public struct TeamsArguments: Codable, Sendable, Hashable {
+    public var league: String
+    public init(league: String) { self.league = league }
+}
+
+/// `players`: the squad of one team.
+public struct PlayersArguments: Codable, Sendable, Hashable {
+    public var team: String
+    public init(team: String) { self.team = team }
+}
+
+/// `matches`: a league's matches, optionally only those of one team.
+public struct MatchesArguments: Codable, Sendable, Hashable {
+    public var league: String
+    public var team: String?
+    public init(league: String, team: String? = nil) {
+        self.league = league
+        self.team = team
+    }
+}
+
+/// `image`: which image to stream. On the wire a map with exactly one of the keys
+/// `url`, `league`, `team`, `player`.
+public enum ImageArguments: Codable, Sendable, Hashable {
+    /// An image URL the daemon knows from its own data (a logo or photo URL it served).
+    case url(URL)
+    /// The league's logo.
+    case league(String)
+    /// The team's logo.
+    case team(String)
+    /// The player's photo.
+    case player(String)
+
+    private enum CodingKeys: String, CodingKey {
+        case url, team, league, player
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let present = [CodingKeys.url, .league, .team, .player].filter { container.contains($0) }
+        guard present.count == 1, let key = present.first else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath,
+                debugDescription: "exactly one of url, league, team, player is required"
+            ))
+        }
+        switch key {
+        case .url: self = .url(try container.decode(URL.self, forKey: .url))
+        case .league: self = .league(try container.decode(String.self, forKey: .league))
+        case .team: self = .team(try container.decode(String.self, forKey: .team))
+        case .player: self = .player(try container.decode(String.self, forKey: .player))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .url(let url): try container.encode(url, forKey: .url)
+        case .league(let id): try container.encode(id, forKey: .league)
+        case .team(let id): try container.encode(id, forKey: .team)
+        case .player(let id): try container.encode(id, forKey: .player)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import LigasDomain
+
+/// JSON decoding shared by the mappers: ISO 8601 dates with or without milliseconds, and
+/// every failure turned into `LigasError.invalidData` naming the offending field.
+enum PayloadDecoding {
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            if let date = parseISO8601(text) { return date }
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
+        }
+        do {
+            return try decoder.decode(type, from: data)
+        } catch let error as DecodingError {
+            throw LigasError.invalidData(describe(error))
+        } catch {
+            throw LigasError.invalidData("malformed JSON")
+        }
+    }
+
+    static func parseISO8601(_ text: String) -> Date? {
+        (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+            ?? (try? Date(text, strategy: Date.ISO8601FormatStyle()))
+    }
+
+    /// Absolute URLs stay as they are; relative references resolve against the source's base URL.
+    static func url(_ text: String, field: String, in context: MappingContext) throws -> URL {
+        guard !text.isEmpty, let url = URL(string: text, relativeTo: context.baseURL)?.absoluteURL,
+              url.scheme != nil
+        else { throw LigasError.invalidData("\(field) is not a URL: \(text)") }
+        return url
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.reduce(into: "") { result, key in
+                if let index = key.intValue { result += "[\(index)]" } else {
+                    result += result.isEmpty ? key.stringValue : ".\(key.stringValue)"
+                }
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parent = path(context.codingPath)
+            return "missing field \(parent.isEmpty ? key.stringValue : parent + "." + key.stringValue)"
+        case .typeMismatch(let type, let context):
+            return "wrong type at \(path(context.codingPath)): expected \(type)"
+        case .valueNotFound(let type, let context):
+            return "null at \(path(context.codingPath)): expected \(type)"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? "malformed JSON" : "bad value at \(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "undecodable payload"
+        }
+    }
+}

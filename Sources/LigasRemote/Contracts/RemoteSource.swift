@@ -1,0 +1,32 @@
+import Foundation
+import LigasDomain
+
+/// A secret that never prints: `description`, `debugDescription` and string interpolation
+/// all give `<redacted>`, so an API key cannot reach a log line by accident.
+public struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    let value: String
+
+    public init?(_ value: String) {
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return nil }
+        self.value = trimmed
+    }
+
+    public var description: String { "<redacted>" }
+    public var debugDescription: String { "<redacted>" }
+}
+
+/// One configured remote: which contract it speaks, where it lives, and its key if any.
+public struct RemoteSource: Sendable, Hashable {
+    public let dataSource: DataSource
+    /// Always ends in "/", so relative references in payloads resolve beneath it.
+    public let baseURL: URL
+    public let apiKey: APIKey?
+
+    public init(dataSource: DataSource, baseURL: URL, apiKey: APIKey? = nil) {
+        self.dataSource = dataSource
+        self.baseURL = baseURL.absoluteString.hasSuffix("/")
+            ? baseURL : URL(string: baseURL.absoluteString + "/") ?? baseURL
+        self.apiKey = apiKey
+    }
+}

@@ -1,0 +1,95 @@
+import AsyncHTTPClient
+import Foundation
+import LigasDomain
+import NIOCore
+import NIOFoundationCompat
+
+/// `HTTPClient` over AsyncHTTPClient, with timeouts, a redirect limit and a body size cap.
+public final class AsyncHTTPClientAdapter: HTTPClient {
+    public struct Limits: Sendable {
+        public var connectTimeout: TimeAmount = .seconds(5)
+        /// Longest silence between two reads of a response; what catches a stalled remote.
+        public var readTimeout: TimeAmount = .seconds(10)
+        /// Longest a whole request may take, body included.
+        public var requestTimeout: TimeAmount = .seconds(60)
+        public var maxRedirects = 3
+
+        public init() {}
+    }
+
+    private let client: AsyncHTTPClient.HTTPClient
+    private let limits: Limits
+
+    public init(limits: Limits = Limits()) {
+        self.limits = limits
+        var configuration = AsyncHTTPClient.HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: limits.maxRedirects, allowCycles: false),
+            timeout: .init(connect: limits.connectTimeout, read: limits.readTimeout)
+        )
+        configuration.decompression = .disabled
+        self.client = AsyncHTTPClient.HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    public func get(_ url: URL, headers: [String: String], maxBodyBytes: Int) async throws -> (HTTPResponseHead, HTTPBody) {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, timeout: limits.requestTimeout)
+        } catch {
+            throw Self.connectivity(error, url: url)
+        }
+        let contentLength = response.headers.first(name: "content-length").flatMap { Int($0) }
+        if let contentLength, contentLength > maxBodyBytes { throw BodyLimit.tooLarge(maxBodyBytes) }
+        let head = HTTPResponseHead(
+            status: Int(response.status.code),
+            contentType: response.headers.first(name: "content-type"),
+            contentLength: contentLength
+        )
+        return (head, LimitedBody(base: response.body, maxBytes: maxBodyBytes, url: url))
+    }
+
+    static func connectivity(_ error: any Error, url: URL) -> any Error {
+        if error is CancellationError { return error }
+        if let error = error as? LigasError { return error }
+        // Redact the query: configured sources may carry credentials there.
+        let target = "\(url.scheme ?? "?")://\(url.host ?? "")\(url.path)"
+        return LigasError.connectivity("\(target): \(String(describing: error))")
+    }
+
+    /// AsyncHTTPClient's body as `Data` chunks, refusing more than `maxBytes` in total.
+    struct LimitedBody: AsyncSequence, Sendable {
+        typealias Element = Data
+        let base: HTTPClientResponse.Body
+        let maxBytes: Int
+        let url: URL
+
+        func makeAsyncIterator() -> Iterator {
+            Iterator(base: base.makeAsyncIterator(), maxBytes: maxBytes, url: url)
+        }
+
+        struct Iterator: AsyncIteratorProtocol {
+            var base: HTTPClientResponse.Body.AsyncIterator
+            let maxBytes: Int
+            let url: URL
+            var received = 0
+
+            mutating func next() async throws -> Data? {
+                let buffer: ByteBuffer?
+                do {
+                    buffer = try await base.next()
+                } catch {
+                    throw AsyncHTTPClientAdapter.connectivity(error, url: url)
+                }
+                guard let buffer else { return nil }
+                received += buffer.readableBytes
+                guard received <= maxBytes else { throw BodyLimit.tooLarge(maxBytes) }
+                return Data(buffer: buffer, byteTransferStrategy: .noCopy)
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import LigasDomain
+
+/// Use case "Load feed from remote": GET, check the status, map the payload.
+///
+/// - 200: the mapped value, or `invalidData` naming what is wrong with the payload.
+/// - 404: `notFound`. Any other status: `invalidData`.
+/// - No answer (DNS, refused, timeout, cut off): `connectivity`.
+public struct RemoteFeedLoader<Key: Hashable & Sendable, Resource: Sendable>: Loader {
+    public static var defaultMaxBodyBytes: Int { 4 * 1024 * 1024 }
+
+    private let client: any HTTPClient
+    private let maxBodyBytes: Int
+    private let request: @Sendable (Key) async throws -> RemoteRequest
+    private let map: @Sendable (Data, RemoteRequest) throws -> Resource
+
+    public init(
+        client: any HTTPClient,
+        maxBodyBytes: Int = RemoteFeedLoader.defaultMaxBodyBytes,
+        request: @escaping @Sendable (Key) async throws -> RemoteRequest,
+        map: @escaping @Sendable (Data, RemoteRequest) throws -> Resource
+    ) {
+        self.client = client
+        self.maxBodyBytes = maxBodyBytes
+        self.request = request
+        self.map = map
+    }
+
+    public func load(_ key: Key) async throws -> Loaded<Resource> {
+        let request = try await request(key)
+        let (head, body) = try await client.getData(request.url, headers: request.headers, maxBodyBytes: maxBodyBytes)
+        try RemoteStatus.check(head.status)
+        return Loaded(try map(body, request), from: .remote)
+    }
+}
+
+enum RemoteStatus {
+    static func check(_ status: Int) throws {
+        switch status {
+        case 200: return
+        case 404, 410: throw LigasError.notFound("remote answered HTTP \(status)")
+        default: throw LigasError.invalidData("remote answered HTTP \(status)")
+        }
+    }
+}
+
+extension RemoteFeedLoader where Key == String, Resource == [Team] {
+    /// Teams of a league, from whichever data source serves that league.
+    public static func teams(
+        client: any HTTPClient, catalog: RemoteCatalog,
+        dataSourceOfLeague: @escaping @Sendable (String) async -> DataSource
+    ) -> Self {
+        Self(client: client, request: { league in
+            try catalog.request(\.teams, id: league, from: await dataSourceOfLeague(league))
+        }, map: { data, request in
+            try request.contract.mapper.teams(from: data, in: request.context)
+        })
+    }
+}
+
+extension RemoteFeedLoader where Key == String, Resource == [Player] {
+    /// Players of a team, from whichever data source serves that team.
+    public static func players(
+        client: any HTTPClient, catalog: RemoteCatalog,
+        dataSourceOfTeam: @escaping @Sendable (String) async -> DataSource
+    ) -> Self {
+        Self(client: client, request: { team in
+            try catalog.request(\.players, id: team, from: await dataSourceOfTeam(team))
+        }, map: { data, request in
+            try request.contract.mapper.players(from: data, in: request.context)
+        })
+    }
+}
+
+extension RemoteFeedLoader where Key == String, Resource == Matches {
+    /// Matches of a league, from whichever data source serves that league.
+    public static func matches(
+        client: any HTTPClient, catalog: RemoteCatalog,
+        dataSourceOfLeague: @escaping @Sendable (String) async -> DataSource
+    ) -> Self {
+        Self(client: client, request: { league in
+            try catalog.request(\.matches, id: league, from: await dataSourceOfLeague(league))
+        }, map: { data, request in
+            try request.contract.mapper.matches(from: data, in: request.context)
+        })
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import LigasDomain
+
+/// Use case "Load image data from remote": download and validate, streaming.
+///
+/// Validation, as the specs ask: HTTP 200, non-empty, within the size cap, and either an image
+/// content type or image magic bytes. The first chunk is read before the stream is handed out,
+/// so an empty or non-image body fails the load itself rather than the middle of a stream. The
+/// cap is enforced on the announced length up front and on the bytes as they arrive.
+public struct RemoteImageLoader: Loader {
+    public static let defaultMaxBytes = 32 * 1024 * 1024
+
+    private let client: any HTTPClient
+    private let maxBytes: Int
+
+    public init(client: any HTTPClient, maxBytes: Int = RemoteImageLoader.defaultMaxBytes) {
+        self.client = client
+        self.maxBytes = maxBytes
+    }
+
+    public func load(_ url: URL) async throws -> Loaded<ImageStream> {
+        let (head, body) = try await client.get(url, headers: ["Accept": "image/*"], maxBodyBytes: maxBytes)
+        try RemoteStatus.check(head.status)
+        guard head.contentLength != 0 else { throw LigasError.invalidData("empty image") }
+
+        let rest = SingleConsumerIterator(body.makeAsyncIterator())
+        guard let first = try await rest.next(), !first.isEmpty else {
+            throw LigasError.invalidData("empty image")
+        }
+        let contentType: String
+        if ImageSignature.isImageContentType(head.contentType), let declared = head.contentType {
+            contentType = declared
+        } else if let sniffed = ImageSignature.contentType(ofPrefix: first) {
+            contentType = sniffed
+        } else {
+            throw LigasError.invalidData("not an image (content type \(head.contentType ?? "none"))")
+        }
+        let stream = ImageStream(
+            contentType: contentType, expectedLength: head.contentLength,
+            chunks: FirstThenRest(first: first, rest: rest)
+        )
+        return Loaded(stream, from: .remote)
+    }
+}
+
+/// Holds a body iterator that was already started (to peek at the first chunk).
+///
+/// `@unchecked Sendable` because an `ImageStream` is single-pass: exactly one consumer pulls
+/// from it, one `next()` at a time, which is all the iterator needs.
+final class SingleConsumerIterator: @unchecked Sendable {
+    private var base: any AsyncIteratorProtocol<Data, any Error>
+
+    init(_ base: any AsyncIteratorProtocol<Data, any Error>) {
+        self.base = base
+    }
+
+    func next() async throws -> Data? {
+        try await base.next()
+    }
+}
+
+/// The peeked first chunk, then the rest of the body.
+struct FirstThenRest: AsyncSequence, Sendable {
+    typealias Element = Data
+    let first: Data
+    let rest: SingleConsumerIterator
+
+    func makeAsyncIterator() -> Iterator { Iterator(first: first, rest: rest) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var first: Data?
+        let rest: SingleConsumerIterator
+
+        mutating func next() async throws -> Data? {
+            if let chunk = first {
+                first = nil
+                return chunk
+            }
+            return try await rest.next()
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A real HTTP/1.1 server on 127.0.0.1 (random port) for remote and acceptance tests.
+///
+/// Each request path is answered by the `Reply` the test's router picks, including the ways a
+/// remote misbehaves: errors, stalls, truncated and endless bodies, lying lengths.
+public final class LoopbackHTTPServer: Sendable {
+    public enum Reply: Sendable {
+        case ok(Data, contentType: String)
+        case status(Int, body: Data = Data())
+        /// Never answers: for timeouts.
+        case stall
+        /// Announces `declaredLength` bytes, sends `body`, then closes the connection.
+        case truncated(Data, declaredLength: Int, contentType: String = "application/json")
+        /// A chunked body that never ends (until the client goes away).
+        case endless(chunk: Data, contentType: String)
+        /// Serves files from a directory, like a static web server (404 when missing).
+        case file(root: URL)
+    }
+
+    public struct RecordedRequest: Sendable, Hashable {
+        public let path: String
+        public let headers: [String: String]
+    }
+
+    public let port: Int
+    private let channel: any Channel
+    private let state: NIOLockedValueBox<State>
+
+    struct State {
+        var requests: [RecordedRequest] = []
+        var disconnects = 0
+        var disconnectWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+
+    public static func start(_ route: @escaping @Sendable (String) -> Reply) async throws -> LoopbackHTTPServer {
+        let state = NIOLockedValueBox(State())
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline().flatMap {
+                    channel.pipeline.addHandler(Handler(route: route, state: state))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        return LoopbackHTTPServer(channel: channel, state: state)
+    }
+
+    private init(channel: any Channel, state: NIOLockedValueBox<State>) {
+        self.channel = channel
+        self.state = state
+        self.port = channel.localAddress?.port ?? 0
+    }
+
+    public var requests: [RecordedRequest] { state.withLockedValue { $0.requests } }
+    public var requestCount: Int { requests.count }
+
+    /// Suspends until at least `count` client connections have closed.
+    public func waitForDisconnects(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLockedValue { state -> Bool in
+                if state.disconnects >= count { return true }
+                state.disconnectWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    public func shutdown() async throws {
+        try await channel.close()
+    }
+
+    private final class Handler: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        let route: @Sendable (String) -> Reply
+        let state: NIOLockedValueBox<State>
+        var path = "/"
+
+        init(route: @escaping @Sendable (String) -> Reply, state: NIOLockedValueBox<State>) {
+            self.route = route
+            self.state = state
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let head):
+                path = head.uri
+                let headers = Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+                state.withLockedValue { $0.requests.append(RecordedRequest(path: head.uri, headers: headers)) }
+            case .body:
+                break
+            case .end:
+                reply(route(path), context: context)
+            }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            let ready = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+                state.disconnects += 1
+                let disconnects = state.disconnects
+                defer { state.disconnectWaiters.removeAll { $0.count <= disconnects } }
+                return state.disconnectWaiters.filter { $0.count <= disconnects }.map(\.continuation)
+            }
+            ready.forEach { $0.resume() }
+            context.fireChannelInactive()
+        }
+
+        private func reply(_ reply: Reply, context: ChannelHandlerContext) {
+            switch reply {
+            case .ok(let body, let contentType):
+                send(status: .ok, body: body, headers: ["content-type": contentType], context: context)
+            case .status(let code, let body):
+                send(status: HTTPResponseStatus(statusCode: code), body: body, headers: [:], context: context)
+            case .stall:
+                break
+            case .truncated(let body, let declaredLength, let contentType):
+                var headers = HTTPHeaders([("content-type", contentType), ("content-length", "\(declaredLength)")])
+                headers.add(name: "connection", value: "close")
+                context.write(wrapOutboundOut(.head(.init(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))))
+                    .whenComplete { _ in bound.value.close(promise: nil) }
+            case .endless(let chunk, let contentType):
+                let headers = HTTPHeaders([("content-type", contentType), ("transfer-encoding", "chunked")])
+                context.writeAndFlush(wrapOutboundOut(.head(.init(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+                writeForever(ByteBuffer(bytes: chunk), context: context)
+            case .file(let root):
+                let relative = path.split(separator: "?").first.map(String.init) ?? path
+                let file = root.appendingPathComponent(relative.removingPercentEncoding ?? relative).standardizedFileURL
+                guard file.path.hasPrefix(root.standardizedFileURL.path), let data = FileManager.default.contents(atPath: file.path) else {
+                    return send(status: .notFound, body: Data(), headers: [:], context: context)
+                }
+                let type = file.pathExtension == "png" ? "image/png" : file.pathExtension == "json" ? "application/json" : "application/octet-stream"
+                send(status: .ok, body: data, headers: ["content-type": type], context: context)
+            }
+        }
+
+        private func writeForever(_ chunk: ByteBuffer, context: ChannelHandlerContext) {
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(chunk)))).whenComplete { result in
+                let (handler, context) = bound.value
+                if case .success = result, context.channel.isActive { handler.writeForever(chunk, context: context) }
+            }
+        }
+
+        private func send(status: HTTPResponseStatus, body: Data, headers: [String: String], context: ChannelHandlerContext) {
+            var responseHeaders = HTTPHeaders(headers.map { ($0.key, $0.value) })
+            responseHeaders.add(name: "content-length", value: "\(body.count)")
+            context.write(wrapOutboundOut(.head(.init(version: .http1_1, status: status, headers: responseHeaders))), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        }
+    }
+}

@@ -41,13 +41,21 @@ public struct ImageStream: AsyncSequence, Sendable {
 
     public struct Iterator: AsyncIteratorProtocol {
         var base: any AsyncIteratorProtocol<Data, any Error>
+        var finished = false
 
         public mutating func next() async throws -> Data? {
-            if Task.isCancelled { return nil }
+            guard !finished else { return nil }
             do {
-                return try await base.next()
+                // Ask the source even when cancelled: that is how a download learns to stop.
+                let chunk = try await base.next()
+                if Task.isCancelled || chunk == nil {
+                    finished = true
+                    return nil  // cancel course: no data after a cancel...
+                }
+                return chunk
             } catch where Task.isCancelled {
-                return nil  // cancel course: no error either
+                finished = true
+                return nil  // ...and no error either
             }
         }
     }

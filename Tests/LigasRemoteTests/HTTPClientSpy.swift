@@ -1,0 +1,32 @@
+import Foundation
+import LigasDomain
+import LigasRemote
+import NIOConcurrencyHelpers
+
+/// Records GETs and answers them with a scripted status and body (or error).
+final class HTTPClientSpy: HTTPClient, Sendable {
+    private let state = NIOLockedValueBox<(requests: [(URL, [String: String])], result: Result<(Int, String?, Data), any Error>)>(
+        ([], .success((200, "application/json", Data()))))
+
+    var requestedURLs: [URL] { state.withLockedValue { $0.requests.map(\.0) } }
+    var requestedHeaders: [[String: String]] { state.withLockedValue { $0.requests.map(\.1) } }
+
+    func complete(status: Int, contentType: String? = "application/json", body: Data = Data()) {
+        state.withLockedValue { $0.result = .success((status, contentType, body)) }
+    }
+
+    func fail(with error: any Error) {
+        state.withLockedValue { $0.result = .failure(error) }
+    }
+
+    func get(_ url: URL, headers: [String: String], maxBodyBytes: Int) async throws -> (HTTPResponseHead, HTTPBody) {
+        let (status, contentType, body) = try state.withLockedValue { state in
+            state.requests.append((url, headers))
+            return try state.result.get()
+        }
+        return (HTTPResponseHead(status: status, contentType: contentType, contentLength: body.count),
+                DataChunks(data: body, chunkSize: 1024))
+    }
+}
+
+func json(_ text: String) -> Data { Data(text.utf8) }

@@ -57,6 +57,7 @@ let package = Package(
             name: "LigasTestSupport",
             dependencies: [
                 "LigasDomain",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -13,9 +13,19 @@ public final class SQLiteCacheStore: Sendable {
     let path: String
     let imageCapacityBytes: Int
 
+    /// Room for feeds on top of the image cap, when no file size cap is given.
+    public static let feedAllowanceBytes = 64 * 1024 * 1024
+
     /// Opens (creating if needed) the cache file at `fileURL`.
     /// Throws `CacheStoreError.corrupt` for a damaged file and `.unwritable` for a read-only location.
-    public convenience init(fileURL: URL, imageCapacityBytes: Int = SQLiteCacheStore.defaultImageCapacityBytes) throws {
+    ///
+    /// `maxFileBytes` caps the file itself (SQLite's `max_page_count`): past it, writes fail with
+    /// `.diskFull` exactly as on a full disk, and roll back.
+    public convenience init(
+        fileURL: URL,
+        imageCapacityBytes: Int = SQLiteCacheStore.defaultImageCapacityBytes,
+        maxFileBytes: Int? = nil
+    ) throws {
         let path = fileURL.path
         do {
             try FileManager.default.createDirectory(
@@ -25,8 +35,11 @@ public final class SQLiteCacheStore: Sendable {
             throw CacheStoreError.unwritable(path: path, reason: "cannot create its directory: \(error.localizedDescription)")
         }
         var configuration = Configuration()
+        let maxFileBytes = maxFileBytes ?? imageCapacityBytes + Self.feedAllowanceBytes
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+            try db.execute(sql: "PRAGMA max_page_count = \(max(16, maxFileBytes / pageSize))")
         }
         let database: any DatabaseWriter
         do {
@@ -45,16 +58,22 @@ public final class SQLiteCacheStore: Sendable {
     /// Opens the cache, and if the file is corrupt, deletes it and starts a new one.
     /// Returns whether the file had to be recreated, so the caller can log it.
     public static func openRecreatingIfCorrupt(
-        fileURL: URL, imageCapacityBytes: Int = SQLiteCacheStore.defaultImageCapacityBytes
+        fileURL: URL, imageCapacityBytes: Int = SQLiteCacheStore.defaultImageCapacityBytes, maxFileBytes: Int? = nil
     ) throws -> (store: SQLiteCacheStore, recreated: Bool) {
+        let open = { try SQLiteCacheStore(fileURL: fileURL, imageCapacityBytes: imageCapacityBytes, maxFileBytes: maxFileBytes) }
         do {
-            return (try SQLiteCacheStore(fileURL: fileURL, imageCapacityBytes: imageCapacityBytes), false)
+            return (try open(), false)
         } catch CacheStoreError.corrupt {
             for suffix in ["", "-wal", "-shm"] {
                 try? FileManager.default.removeItem(atPath: fileURL.path + suffix)
             }
-            return (try SQLiteCacheStore(fileURL: fileURL, imageCapacityBytes: imageCapacityBytes), true)
+            return (try open(), true)
         }
+    }
+
+    /// SQLite's journal mode for this file ("wal" for a file store), for diagnostics.
+    public func journalMode() throws -> String {
+        try read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
     }
 
     private init(database: any DatabaseWriter, path: String, imageCapacityBytes: Int) throws {

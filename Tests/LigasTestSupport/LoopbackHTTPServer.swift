@@ -34,6 +34,7 @@ public final class LoopbackHTTPServer: Sendable {
     struct State {
         var requests: [RecordedRequest] = []
         var disconnects = 0
+        var connections: [ObjectIdentifier: any Channel] = [:]
         var disconnectWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
@@ -44,7 +45,11 @@ public final class LoopbackHTTPServer: Sendable {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.pipeline.configureHTTPServerPipeline().flatMap {
+                state.withLockedValue { $0.connections[ObjectIdentifier(channel)] = channel }
+                channel.closeFuture.whenComplete { _ in
+                    state.withLockedValue { $0.connections[ObjectIdentifier(channel)] = nil }
+                }
+                return channel.pipeline.configureHTTPServerPipeline().flatMap {
                     channel.pipeline.addHandler(Handler(route: route, state: state))
                 }
             }
@@ -73,8 +78,11 @@ public final class LoopbackHTTPServer: Sendable {
         }
     }
 
+    /// Stops listening and drops every open connection: the remote is down. Idempotent.
     public func shutdown() async throws {
-        try await channel.close()
+        let open = state.withLockedValue { Array($0.connections.values) }
+        for connection in open { try? await connection.close() }
+        if channel.isActive { try await channel.close() }
     }
 
     private final class Handler: ChannelInboundHandler, @unchecked Sendable {

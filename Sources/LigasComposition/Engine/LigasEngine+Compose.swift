@@ -66,7 +66,8 @@ extension LigasEngine {
             imageLoader: .cacheFirst(cache: imageCache, remote: remoteImages),
             cacheValidation: ValidateCacheUseCase(
                 feeds: feedStore, images: imageStore, currentDate: currentDate, policy: policy),
-            knownImages: KnownImageURLs(sourceBaseURLs: configuration.sources.map(\.baseURL))
+            knownImages: KnownImageURLs(sourceBaseURLs: configuration.sources.map(\.baseURL)),
+            cachedImageReferences: CachedImageReferences(store: feedStore)
         )
     }
 }

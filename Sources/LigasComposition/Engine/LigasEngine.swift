@@ -14,6 +14,7 @@ public struct LigasEngine: Sendable {
     let imageLoader: PolicyRoutingLoader<URL, ImageStream>
     let cacheValidation: ValidateCacheUseCase
     let knownImages: KnownImageURLs
+    let cachedImageReferences: CachedImageReferences
 
     /// Use case "Load leagues" (bootstrap list, cached).
     public func leagues(policy: LoadPolicy = .default) async -> Loaded<[League]> {
@@ -48,10 +49,18 @@ public struct LigasEngine: Sendable {
     /// Use case "Load image data": cache first, streamed. Only URLs from the daemon's own data or
     /// beneath a configured source are fetched; anything else is `notFound`.
     public func image(url: URL, policy: LoadPolicy = .default) async throws -> Loaded<ImageStream> {
-        guard await knownImages.contains(url) else {
+        guard await isKnownImage(url) else {
             throw LigasError.notFound("image URL is not part of ligasd's data")
         }
         return try await imageLoader.load(url, policy: policy)
+    }
+
+    /// Known from this process's loads, or else from what the cache refers to (e.g. after a restart).
+    private func isKnownImage(_ url: URL) async -> Bool {
+        if await knownImages.contains(url) { return true }
+        guard let cached = try? cachedImageReferences.all() else { return false }
+        await knownImages.record(cached)
+        return cached.contains(url)
     }
 
     /// Use case "Validate cache", run once at start-up.

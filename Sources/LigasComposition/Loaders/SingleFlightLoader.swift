@@ -18,12 +18,19 @@ public final class SingleFlightLoader<Key: Hashable & Sendable, Value: Sendable>
         return try await task.value
     }
 
+    /// How many callers have joined the current flight for `key` (0 when none is in flight).
+    func callersInFlight(for key: Key) async -> Int {
+        await flights.callers[key] ?? 0
+    }
+
     private actor Flights {
         private var inFlight: [Key: Task<Loaded<Value>, any Error>] = [:]
+        private(set) var callers: [Key: Int] = [:]
 
         func task(
             for key: Key, _ operation: @escaping @Sendable () async throws -> Loaded<Value>
         ) -> Task<Loaded<Value>, any Error> {
+            callers[key, default: 0] += 1
             if let task = inFlight[key] { return task }
             let task = Task.detached(operation: operation)
             inFlight[key] = task
@@ -32,7 +39,10 @@ public final class SingleFlightLoader<Key: Hashable & Sendable, Value: Sendable>
 
         /// Forgets a finished flight; the next load of its key starts a new one.
         func finish(_ key: Key, _ task: Task<Loaded<Value>, any Error>) {
-            if inFlight[key] == task { inFlight[key] = nil }
+            if inFlight[key] == task {
+                inFlight[key] = nil
+                callers[key] = nil
+            }
         }
     }
 }

@@ -1,0 +1,187 @@
+import Foundation
+@testable import LigasComposition
+import LigasDomain
+import LigasTestSupport
+import Logging
+import NIOConcurrencyHelpers
+import Testing
+
+@Suite("Fallback, caching and policy routing")
+struct CompositeLoaderTests {
+    typealias Stub = LoaderStub<String, [Team]>
+    let teams = Fixtures.teams("emelec")
+    let logger = Logger(label: "test")
+
+    @Test("Fallback delivers the primary's result when it succeeds, without asking the fallback")
+    func primarySucceeds() async throws {
+        let primary = Stub(delivering: teams, from: .cache), fallback = Stub(failingWith: Fixtures.AnyError())
+
+        let loaded = try await FallbackLoader(primary: primary, fallback: fallback).load("serie-a")
+
+        #expect(loaded == Loaded(teams, from: .cache))
+        #expect(fallback.loadedKeys.isEmpty)
+    }
+
+    @Test("Fallback delivers the fallback's result when the primary fails, and reports the failure")
+    func primaryFails() async throws {
+        let primary = Stub(failingWith: LigasError.noCache), fallback = Stub(delivering: teams, from: .remote)
+        let reported = NIOLockedValueBox<[String]>([])
+
+        let loaded = try await FallbackLoader(primary: primary, fallback: fallback, onPrimaryFailure: { key, _ in
+            reported.withLockedValue { $0.append(key) }
+        }).load("serie-a")
+
+        #expect(loaded == Loaded(teams, from: .remote))
+        #expect(reported.withLockedValue { $0 } == ["serie-a"])
+    }
+
+    @Test("Fallback delivers the fallback's error when both fail")
+    func bothFail() async {
+        let sut = FallbackLoader(primary: Stub(failingWith: LigasError.noCache), fallback: Stub(failingWith: LigasError.connectivity("down")))
+        await #expect(throws: LigasError.connectivity("down")) { try await sut.load("serie-a") }
+    }
+
+    @Test("Caching saves what the remote delivered, under its key")
+    func cachingSaves() async throws {
+        let store = FeedStoreSpy(), clock = TestClock()
+        let cache = LocalFeedLoader<String, [Team]>(store: store, feedKey: { .teams(league: $0) }, currentDate: clock.currentDate)
+
+        let loaded = try await CachingLoader(decoratee: Stub(delivering: teams, from: .remote), cache: cache, logger: logger).load("serie-a")
+
+        #expect(loaded == Loaded(teams, from: .remote))
+        #expect(store.messages == [.replace("teams/serie-a")])
+    }
+
+    @Test("Caching logs a save error and still delivers the value")
+    func cachingSaveErrorDoesNotFailTheLoad() async throws {
+        let store = FeedStoreSpy(), clock = TestClock()
+        store.failReplace(with: Fixtures.AnyError("disk full"))
+        let cache = LocalFeedLoader<String, [Team]>(store: store, feedKey: { .teams(league: $0) }, currentDate: clock.currentDate)
+        let logs = LogRecorder()
+
+        let loaded = try await CachingLoader(decoratee: Stub(delivering: teams, from: .remote), cache: cache, logger: logs.logger).load("serie-a")
+
+        #expect(loaded.value == teams)
+        #expect(logs.messages == ["cache save failed; delivering anyway"])
+    }
+
+    @Test("Caching saves nothing when the remote fails")
+    func cachingNothingOnFailure() async {
+        let store = FeedStoreSpy(), clock = TestClock()
+        let cache = LocalFeedLoader<String, [Team]>(store: store, feedKey: { .teams(league: $0) }, currentDate: clock.currentDate)
+
+        await #expect(throws: LigasError.invalidData("x")) {
+            try await CachingLoader(decoratee: Stub(failingWith: LigasError.invalidData("x")), cache: cache, logger: logger).load("serie-a")
+        }
+        #expect(store.messages.isEmpty)
+    }
+
+    @Test("Cache first: offline never asks the remote; refresh never asks the cache")
+    func cacheFirstPolicies() async throws {
+        let cache = Stub(delivering: teams, from: .cache), remote = Stub(delivering: teams, from: .remote)
+        let sut = PolicyRoutingLoader.cacheFirst(cache: cache, remote: remote)
+
+        #expect(try await sut.load("a", policy: .offline).origin == .cache)
+        #expect(remote.loadedKeys.isEmpty)
+        #expect(try await sut.load("b", policy: .refresh).origin == .remote)
+        #expect(cache.loadedKeys == ["a"])
+    }
+
+    @Test("Cache first, offline with nothing cached: no-cache error, and the remote is untouched")
+    func offlineNothingCached() async {
+        let remote = Stub(delivering: teams, from: .remote)
+        let sut = PolicyRoutingLoader.cacheFirst(cache: Stub(failingWith: LigasError.noCache), remote: remote)
+
+        await #expect(throws: LigasError.noCache) { try await sut.load("a", policy: .offline) }
+        #expect(remote.loadedKeys.isEmpty)
+    }
+
+    @Test("Remote first: remote failure and nothing cached is one named error that keeps the remote's reason")
+    func remoteFirstNoConnectivityNoCache() async {
+        let sut = PolicyRoutingLoader<String, [Team]>.remoteFirst(
+            remote: Stub(failingWith: LigasError.connectivity("refused")), cache: Stub(failingWith: LigasError.noCache))
+
+        await #expect(throws: LigasError.noConnectivityAndNoCache(remote: "no connectivity: refused")) {
+            try await sut.load("a", policy: .default)
+        }
+    }
+
+    @Test("Remote first, refresh: the remote's error is reported, the cache is not used")
+    func remoteFirstRefresh() async {
+        let cache = Stub(delivering: teams, from: .cache)
+        let sut = PolicyRoutingLoader<String, [Team]>.remoteFirst(remote: Stub(failingWith: LigasError.connectivity("x")), cache: cache)
+
+        await #expect(throws: LigasError.connectivity("x")) { try await sut.load("a", policy: .refresh) }
+        #expect(cache.loadedKeys.isEmpty)
+    }
+}
+
+@Suite("Single flight")
+struct SingleFlightLoaderTests {
+    @Test("100 concurrent loads of the same key share one underlying load")
+    func hundredCallersOneLoad() async throws {
+        let gate = GatedLoader(value: Fixtures.teams("emelec"))
+        let sut = SingleFlightLoader(decoratee: gate)
+
+        let results = try await withThrowingTaskGroup(of: [Team].self) { group in
+            for _ in 0..<100 { group.addTask { try await sut.load("serie-a").value } }
+            while await sut.callersInFlight(for: "serie-a") < 100 { await Task.yield() }
+            gate.open()
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+
+        #expect(results.count == 100)
+        #expect(results.allSatisfy { $0 == Fixtures.teams("emelec") })
+        #expect(gate.calls == 1)
+    }
+
+    @Test("Different keys do not share a load; a finished flight is not reused")
+    func differentKeysAndLaterLoads() async throws {
+        let gate = GatedLoader(value: Fixtures.teams("emelec"))
+        gate.open()
+        let sut = SingleFlightLoader(decoratee: gate)
+
+        _ = try await sut.load("serie-a")
+        _ = try await sut.load("serie-b")
+        _ = try await sut.load("serie-a")
+
+        #expect(gate.calls == 3)
+    }
+
+    @Test("A failed flight delivers its error to every caller")
+    func sharedFailure() async {
+        let sut = SingleFlightLoader(decoratee: LoaderStub<String, [Team]>(failingWith: LigasError.connectivity("down")))
+        await #expect(throws: LigasError.connectivity("down")) { try await sut.load("a") }
+    }
+}
+
+/// Holds every load until the test opens the gate, counting how many loads reached it.
+final class GatedLoader: Loader, Sendable {
+    private let state = NIOLockedValueBox<(open: Bool, calls: Int, waiters: [CheckedContinuation<Void, Never>])>((false, 0, []))
+    let value: [Team]
+
+    init(value: [Team]) { self.value = value }
+
+    var calls: Int { state.withLockedValue { $0.calls } }
+
+    func open() {
+        let waiters = state.withLockedValue { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    func load(_ key: String) async throws -> Loaded<[Team]> {
+        await withCheckedContinuation { continuation in
+            let proceed = state.withLockedValue { state in
+                state.calls += 1
+                if !state.open { state.waiters.append(continuation) }
+                return state.open
+            }
+            if proceed { continuation.resume() }
+        }
+        return Loaded(value, from: .remote)
+    }
+}

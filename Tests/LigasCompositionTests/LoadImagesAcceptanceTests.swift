@@ -1,0 +1,119 @@
+import Foundation
+import LigasComposition
+import LigasDomain
+import LigasTestSupport
+import Testing
+
+@Suite("Acceptance: images (cache first, streamed)")
+struct ImagesAcceptanceTests {
+    /// Loads Serie A's teams online (so their logos are "ligasd's own data") and returns Emelec's logo URL.
+    func emelecLogo(_ environment: AcceptanceEnvironment) async throws -> URL {
+        try await environment.engine(online: true).teams(league: "serie-a").value.first { $0.id == "emelec" }!.logoURL
+    }
+
+    @Test("Online, empty cache: streams the remote's image, then caches it", arguments: [LoadPolicy.default, .refresh])
+    func onlineEmpty(policy: LoadPolicy) async throws {
+        try await AcceptanceEnvironment.run { environment in
+            let url = try await emelecLogo(environment)
+
+            let loaded = try await environment.engine(online: true).image(url: url, policy: policy)
+            let image = try await loaded.value.collect()
+
+            #expect(loaded.origin == .remote)
+            #expect(image.contentType == "image/png")
+            #expect(ImageSignature.contentType(ofPrefix: image.bytes) == "image/png")
+            #expect(try environment.cachedImage(url)?.image == image)
+        }
+    }
+
+    @Test("Online or offline, cached image: delivered from the cache without a request", arguments: [true, false])
+    func cached(online: Bool) async throws {
+        try await AcceptanceEnvironment.run { environment in
+            let url = try await emelecLogo(environment)
+            let original = try await environment.engine(online: true).image(url: url).value.collect()
+            let requestsBefore = environment.requestPaths.count
+
+            let loaded = try await environment.engine(online: online).image(url: url)
+
+            #expect(loaded.origin == .cache)
+            #expect(try await loaded.value.collect() == original)
+            #expect(environment.requestPaths.count == requestsBefore)
+        }
+    }
+
+    @Test("Offline, image not cached: connectivity error (the URL is known from the cached teams)")
+    func offlineEmpty() async throws {
+        try await AcceptanceEnvironment.run { environment in
+            let url = try await emelecLogo(environment)
+            try await environment.server.shutdown()  // the logo's host goes away too
+            await #expect { try await environment.engine(online: false).image(url: url) } throws: { error in
+                if case LigasError.connectivity = error { return true } else { return false }
+            }
+        }
+    }
+
+    @Test("Online, expired image: downloaded again and re-cached")
+    func expired() async throws {
+        try await AcceptanceEnvironment.run { environment in
+            let url = try await emelecLogo(environment)
+            _ = try await environment.engine(online: true).image(url: url).value.collect()
+            environment.clock.advance(by: .sevenDays)
+
+            let loaded = try await environment.engine(online: true).image(url: url)
+            _ = try await loaded.value.collect()
+
+            #expect(loaded.origin == .remote)
+            #expect(try environment.cachedImage(url)?.timestamp == environment.clock.now)
+        }
+    }
+
+    @Test("Not found: an image the remote does not have")
+    func notFound() async throws {
+        try await AcceptanceEnvironment.run { environment in
+            let missing = environment.server.baseURL.appendingPathComponent("images/teams/nope.png")
+            await #expect(throws: LigasError.notFound("remote answered HTTP 404")) {
+                try await environment.engine(online: true).image(url: missing)
+            }
+        }
+    }
+
+    @Test("A URL outside ligasd's own data and sources is refused without any request")
+    func arbitraryURL() async throws {
+        try await AcceptanceEnvironment.run { environment in
+            let engine = try environment.engine(online: true)
+            for url in ["http://169.254.169.254/latest/meta-data", "file:///etc/passwd",
+                        environment.server.baseURL.absoluteString + "images/../../etc/passwd"] {
+                await #expect(throws: LigasError.notFound("image URL is not part of ligasd's data")) {
+                    try await engine.image(url: URL(string: url)!)
+                }
+            }
+            #expect(environment.requestPaths.isEmpty)
+        }
+    }
+
+    @Test("Cancel course: a download cancelled mid-stream delivers nothing more and caches nothing")
+    func cancelledDownload() async throws {
+        let big = Fixtures.pngImage(size: 4 << 20)
+        try await AcceptanceEnvironment.run(serving: { path in
+            path.hasSuffix("teams.json")
+                ? .ok(Data(#"{"teams":[{"id":"big","name":"Big","logo":"images/big.png"}]}"#.utf8), contentType: "application/json")
+                : .ok(big, contentType: "image/png")
+        }) { environment in
+            let engine = try environment.engine(online: true)
+            let url = try await engine.teams(league: "serie-a").value[0].logoURL
+            let stream = try await engine.image(url: url).value
+
+            let received = await Task {
+                var bytes = 0
+                for try await chunk in stream {
+                    bytes += chunk.count
+                    withUnsafeCurrentTask { $0?.cancel() }
+                }
+                return bytes
+            }.result
+
+            #expect(try received.get() < big.count)
+            #expect(try environment.cachedImage(url) == nil)
+        }
+    }
+}

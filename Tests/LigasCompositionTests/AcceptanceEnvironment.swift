@@ -33,10 +33,7 @@ final class AcceptanceEnvironment: Sendable {
     ) async throws {
         let sample = BundledSampleData.baseURL
         let server = try await LoopbackHTTPServer.start(reply ?? { _ in .file(root: sample) })
-        var limits = AsyncHTTPClientAdapter.Limits()
-        limits.connectTimeout = .milliseconds(300)
-        limits.readTimeout = .seconds(2)
-        let environment = AcceptanceEnvironment(server: server, client: AsyncHTTPClientAdapter(limits: limits))
+        let environment = AcceptanceEnvironment(server: server, client: AsyncHTTPClientAdapter())
         let outcome = await asyncResult { try await body(environment) }
         try await environment.client.shutdown()
         try await server.shutdown()

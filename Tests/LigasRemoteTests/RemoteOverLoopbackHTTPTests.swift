@@ -68,9 +68,7 @@ struct RemoteOverLoopbackHTTPTests {
         let server = try await LoopbackHTTPServer.start { _ in .status(200) }
         let closedPort = server.baseURL
         try await server.shutdown()
-        var limits = AsyncHTTPClientAdapter.Limits()
-        limits.connectTimeout = .milliseconds(500)  // the client retries refused connects until then
-        let client = AsyncHTTPClientAdapter(limits: limits)
+        let client = AsyncHTTPClientAdapter()
         let catalog = RemoteCatalog(sources: [RemoteSource(dataSource: .ligasREST, baseURL: closedPort)])
         let loader = RemoteFeedLoader.teams(client: client, catalog: catalog, dataSourceOfLeague: { _ in .ligasREST })
 

@@ -27,6 +27,9 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
             timeout: .init(connect: limits.connectTimeout, read: limits.readTimeout)
         )
         configuration.decompression = .disabled
+        // A refused connection means the remote is down: fail at once so the cache can stand in,
+        // instead of retrying with backoff until the connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
         self.client = AsyncHTTPClient.HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 

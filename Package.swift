@@ -6,12 +6,16 @@ import PackageDescription
 //   LigasRemote        HTTP remote source: endpoint tables + payload mappers per data source
 //   LigasCacheStore    SQLite (GRDB) implementation of the domain's cache stores
 //   LigasComposition   fallback / caching / validation / single-flight, and the engine facade
+//   LigasSystemd       systemd glue: journald log handler, sd_notify, socket activation fds
 //   ligas-demo         executable: the engine on the bundled sample data
 let package = Package(
     name: "ligasd",
     platforms: [.macOS(.v14)],
     products: [
+        .executable(name: "ligasd", targets: ["ligasd"]),
+        .executable(name: "ligas-client", targets: ["ligas-client"]),
         .executable(name: "ligas-demo", targets: ["ligas-demo"]),
+        .library(name: "LigasClient", targets: ["LigasClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -19,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .target(name: "LigasDomain"),
@@ -43,6 +48,49 @@ let package = Package(
             ]
         ),
         .target(name: "LigasSampleData", resources: [.copy("SampleData")]),
+
+        // systemd glue: libsystemd through a system library target.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(
+            name: "LigasSystemd",
+            dependencies: ["CSystemd", .product(name: "Logging", package: "swift-log")]
+        ),
+
+        // The wire protocol (hand-written CBOR + framing), shared by daemon and client.
+        .target(name: "LigasProtocol"),
+        .executableTarget(name: "ligas-protocol-bench", dependencies: ["LigasProtocol"]),
+
+        // The daemon: a Dispatch-sources server, the engine behind it, and the executable.
+        .target(
+            name: "LigasServer",
+            dependencies: [
+                "LigasProtocol", "LigasSystemd",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "LigasDaemon",
+            dependencies: [
+                "LigasServer", "LigasComposition", "LigasProtocol", "LigasSystemd", "LigasSampleData",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "ligasd",
+            dependencies: ["LigasDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
+        // The thin client: the protocol and nothing of the data layers.
+        .target(
+            name: "LigasClient",
+            dependencies: ["LigasProtocol", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .executableTarget(
+            name: "ligas-client",
+            dependencies: ["LigasClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
         .executableTarget(
             name: "ligas-demo",
             dependencies: [
@@ -67,6 +115,17 @@ let package = Package(
         .testTarget(name: "LigasDomainTests", dependencies: ["LigasDomain", "LigasTestSupport"]),
         .testTarget(name: "LigasRemoteTests", dependencies: ["LigasRemote", "LigasTestSupport"]),
         .testTarget(name: "LigasCacheStoreTests", dependencies: ["LigasCacheStore", "LigasTestSupport"]),
+        .testTarget(name: "LigasProtocolTests", dependencies: ["LigasProtocol"]),
+        .testTarget(
+            name: "LigasServerTests",
+            dependencies: ["LigasServer", "LigasProtocol", "LigasTestSupport", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(name: "LigasSystemdTests", dependencies: ["LigasSystemd", "LigasTestSupport"]),
+        // End to end: the real ligasd and ligas-client binaries, real sockets, real systemd tools.
+        .testTarget(
+            name: "LigasDaemonTests",
+            dependencies: ["LigasClient", "LigasProtocol", "LigasSampleData", "LigasTestSupport"]
+        ),
         .testTarget(
             name: "LigasCompositionTests",
             dependencies: ["LigasComposition", "LigasSampleData", "LigasTestSupport"]

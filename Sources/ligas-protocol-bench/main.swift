@@ -40,28 +40,37 @@ func encodeFrame(into buffer: inout [UInt8]) {
     }
 }
 
+let warmDecoder = CBORDecoder()
+let coldDecoder = CBORDecoder(internsURLs: false)
+
 @inline(never)
-func decodeFrame(_ bytes: [UInt8]) -> TeamsResult {
+func decodeFrame(_ bytes: [UInt8], using cborDecoder: CBORDecoder = warmDecoder) -> TeamsResult {
     var decoder = FrameDecoder()
     decoder.append(bytes)
     do {
         guard let frame = try decoder.nextFrame() else { fatalError("incomplete frame") }
-        return try frame.decodePayload(as: TeamsResult.self)
+        return try frame.decodePayload(as: TeamsResult.self, using: cborDecoder)
     } catch {
         fatalError("decoding failed: \(error)")
     }
 }
 
-/// Runs `body` `iterations` times per round and reports the best round, in ns/op,
-/// so scheduler noise from the shared machine inflates nothing.
-func measure(_ label: String, iterations: Int, rounds: Int = 7, _ body: () -> Void) -> Double {
+/// CPU time of this thread, so other processes on the shared machine do not inflate
+/// the figures the way wall-clock time would (they still compete for caches).
+func threadCPUNanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// Runs `body` `iterations` times per round and reports the best round in CPU ns/op.
+func measure(iterations: Int, rounds: Int = 7, _ body: () -> Void) -> Double {
     for _ in 0..<(iterations / 10) { body() } // warm-up
     var best = Double.infinity
     for _ in 0..<rounds {
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = threadCPUNanoseconds()
         for _ in 0..<iterations { body() }
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
-        best = min(best, elapsed / Double(iterations))
+        best = min(best, Double(threadCPUNanoseconds() - start) / Double(iterations))
     }
     return best
 }
@@ -71,18 +80,31 @@ encodeFrame(into: &buffer)
 let encoded = buffer
 precondition(decodeFrame(encoded) == result, "round trip changed the value")
 
-let iterations = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 20_000
+// Usage: ligas-protocol-bench [iterations] [encode|decode] (the mode is for profiling one side).
+let arguments = CommandLine.arguments.dropFirst()
+let iterations = arguments.first.flatMap(Int.init) ?? 20_000
+let mode = arguments.dropFirst().first ?? "both"
 var sink = 0
-let encodeNs = measure("encode", iterations: iterations) {
+let encodeNs = mode == "decode" ? .nan : measure(iterations: iterations) {
     encodeFrame(into: &buffer)
     sink &+= buffer.count
 }
-let decodeNs = measure("decode", iterations: iterations) {
+let decodeNs = mode == "encode" ? .nan : measure(iterations: iterations) {
     sink &+= decodeFrame(encoded).value.count
 }
+let coldDecodeNs = mode == "encode" ? .nan : measure(iterations: iterations / 4) {
+    sink &+= decodeFrame(encoded, using: coldDecoder).value.count
+}
+// A yardstick for this machine's speed: creating one 37-byte String from bytes.
+let sampleName = Array(teamNames[0].utf8)
+let stringNs = measure(iterations: iterations * 10) {
+    sink &+= sampleName.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self).utf8.count }
+}
 
-print("teams response, 24 teams, framing included (best of 7 rounds x \(iterations) ops)")
+print("teams response, 24 teams, framing included; best of 7 rounds, thread CPU time")
 print("frame bytes: \(encoded.count) (payload \(encoded.count - 12))")
-print(String(format: "encode: %8.0f ns/op", encodeNs))
-print(String(format: "decode: %8.0f ns/op", decodeNs))
+print(String(format: "encode:                    %8.0f ns/op", encodeNs))
+print(String(format: "decode:                    %8.0f ns/op", decodeNs))
+print(String(format: "decode, URL interning off: %8.0f ns/op  (every URL parsed by Foundation)", coldDecodeNs))
+print(String(format: "yardstick, one 37-byte String(decoding:): %.0f ns", stringNs))
 if sink == 42 { print("") } // keeps the work observable

@@ -20,6 +20,8 @@ public final class LoopbackHTTPServer: Sendable {
         case endless(chunk: Data, contentType: String)
         /// Serves files from a directory, like a static web server (404 when missing).
         case file(root: URL)
+        /// Holds the request until the test opens the gate, then answers with `reply`.
+        indirect case gated(Gate, then: Reply)
     }
 
     public struct RecordedRequest: Sendable, Hashable {
@@ -141,6 +143,16 @@ public final class LoopbackHTTPServer: Sendable {
                 let headers = HTTPHeaders([("content-type", contentType), ("transfer-encoding", "chunked")])
                 context.writeAndFlush(wrapOutboundOut(.head(.init(version: .http1_1, status: .ok, headers: headers))), promise: nil)
                 writeForever(ByteBuffer(bytes: chunk), context: context)
+            case .gated(let gate, let then):
+                let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                let eventLoop = context.eventLoop
+                Task {
+                    await gate.wait()
+                    eventLoop.execute {
+                        let (handler, context) = bound.value
+                        handler.reply(then, context: context)
+                    }
+                }
             case .file(let root):
                 let relative = path.split(separator: "?").first.map(String.init) ?? path
                 let file = root.appendingPathComponent(relative.removingPercentEncoding ?? relative).standardizedFileURL

@@ -9,13 +9,17 @@ extension LigasEngine {
     /// - teams, players, images: cache first (`FallbackLoader(cache, caching(remote))`)
     /// - matches: remote first (`FallbackLoader(caching(remote), cache)`)
     /// - remote fetches of the same key share one flight (`SingleFlightLoader`)
+    ///
+    /// `remoteFallbackMetadata` tags the "remote failed, falling back" log entry (the daemon adds
+    /// its journal MESSAGE_ID there).
     public static func compose(
         configuration: EngineConfiguration,
         feedStore: any FeedStore,
         imageStore: any ImageDataStore,
         httpClient: any HTTPClient,
         currentDate: @escaping @Sendable () -> Date = Date.init,
-        logger: Logger
+        logger: Logger,
+        remoteFallbackMetadata: Logger.Metadata = [:]
     ) -> LigasEngine {
         let policy = configuration.cachePolicy
         let catalog = RemoteCatalog(sources: configuration.sources)
@@ -61,7 +65,7 @@ extension LigasEngine {
                 onRemoteFailure: { league, error in
                     logger.notice("remote failed; falling back to cached matches", metadata: [
                         "league": "\(league)", "error": "\(error)",
-                    ])
+                    ].merging(remoteFallbackMetadata) { $1 })
                 }),
             imageLoader: .cacheFirst(cache: imageCache, remote: remoteImages),
             cacheValidation: ValidateCacheUseCase(

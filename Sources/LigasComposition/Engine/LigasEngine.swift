@@ -41,7 +41,8 @@ public struct LigasEngine: Sendable {
     public func matches(league: String, team: String? = nil, policy: LoadPolicy = .default) async throws -> Loaded<Matches> {
         let loaded = try await matchesLoader.load(league, policy: policy)
         guard let team else { return loaded }
-        let name = (try? await teams(league: league, policy: .offline))?.value
+        let lookup: LoadPolicy = policy == .offline ? .offline : .default
+        let name = (try? await teams(league: league, policy: lookup))?.value
             .first { $0.id == team || $0.name.caseInsensitiveCompare(team) == .orderedSame }?.name ?? team
         return loaded.map { $0.involving(team: name) }
     }

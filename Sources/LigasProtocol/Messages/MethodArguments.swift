@@ -2,18 +2,30 @@ import Foundation
 
 /// `teams`: the teams of one league.
 public struct TeamsArguments: Codable, Sendable, Hashable {
+    enum CodingKeys: String, CodingKey {
+        case league
+    }
+
     public var league: String
     public init(league: String) { self.league = league }
 }
 
 /// `players`: the squad of one team.
 public struct PlayersArguments: Codable, Sendable, Hashable {
+    enum CodingKeys: String, CodingKey {
+        case team
+    }
+
     public var team: String
     public init(team: String) { self.team = team }
 }
 
 /// `matches`: a league's matches, optionally only those of one team.
 public struct MatchesArguments: Codable, Sendable, Hashable {
+    enum CodingKeys: String, CodingKey {
+        case league, team
+    }
+
     public var league: String
     public var team: String?
     public init(league: String, team: String? = nil) {
@@ -34,7 +46,7 @@ public enum ImageArguments: Codable, Sendable, Hashable {
     /// The player's photo.
     case player(String)
 
-    private enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey {
         case url, team, league, player
     }
 
@@ -44,7 +56,7 @@ public enum ImageArguments: Codable, Sendable, Hashable {
         guard present.count == 1, let key = present.first else {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: decoder.codingPath,
-                debugDescription: "exactly one of url, league, team, player is required"
+                debugDescription: ImageArguments.oneKeyRequired
             ))
         }
         switch key {

@@ -41,7 +41,7 @@ public struct Request: Codable, Sendable, Hashable {
 
     public var method: Method { call.method }
 
-    private enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey {
         case args, cache, method, deadlineMs
     }
 

@@ -6,6 +6,10 @@ public enum ResultSource: String, Codable, Sendable, CaseIterable {
 
 /// Result of the data methods: `{"source": "cache"|"remote", "value": ...}`.
 public struct Sourced<Value: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+    enum CodingKeys: String, CodingKey {
+        case source, value
+    }
+
     public var source: ResultSource
     public var value: Value
 

@@ -2,6 +2,10 @@ import Foundation
 
 /// A league as sent on the wire (the server maps its domain model to this).
 public struct League: Codable, Sendable, Hashable {
+    enum CodingKeys: String, CodingKey {
+        case id, name, logoURL, dataSource
+    }
+
     public var id: String
     public var name: String
     public var logoURL: URL
@@ -18,6 +22,10 @@ public struct League: Codable, Sendable, Hashable {
 
 /// A team as sent on the wire.
 public struct Team: Codable, Sendable, Hashable {
+    enum CodingKeys: String, CodingKey {
+        case id, name, logoURL, dataSource
+    }
+
     public var id: String
     public var name: String
     public var logoURL: URL

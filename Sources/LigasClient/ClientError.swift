@@ -1,0 +1,28 @@
+import LigasProtocol
+
+/// Everything a client call can fail with, by class, so a CLI can map each to an exit code.
+public enum ClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Nothing accepts connections at the socket path (or it cannot be reached).
+    case daemonUnreachable(path: String, reason: String)
+    /// The daemon answered the request with a named error.
+    case server(ErrorBody)
+    /// The connection ended before the answer did.
+    case connectionClosed
+    /// The daemon sent something the protocol does not allow.
+    case protocolViolation(String)
+    /// A stream's bytes do not match the size or SHA-256 announced in its end frame.
+    case integrityCheckFailed(String)
+    /// No answer within the client's own timeout.
+    case timedOut
+
+    public var description: String {
+        switch self {
+        case .daemonUnreachable(let path, let reason): "ligasd is not reachable at \(path): \(reason)"
+        case .server(let body): "\(body.code): \(body.message)"
+        case .connectionClosed: "the connection to ligasd closed unexpectedly"
+        case .protocolViolation(let what): "protocol violation: \(what)"
+        case .integrityCheckFailed(let what): "image integrity check failed: \(what)"
+        case .timedOut: "ligasd did not answer in time"
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Glibc
+
+/// The client's end of the Unix socket: connect, and blocking-with-poll writes on a
+/// non-blocking descriptor (reads are driven by a Dispatch source).
+struct ClientSocket {
+    let fd: Int32
+
+    static func connect(path: String) throws(ClientError) -> ClientSocket {
+        var address = sockaddr_un()
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw .daemonUnreachable(path: path, reason: "socket path too long")
+        }
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .daemonUnreachable(path: path, reason: String(cString: strerror(errno))) }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw .daemonUnreachable(path: path, reason: reason)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        return ClientSocket(fd: fd)
+    }
+
+    /// Writes everything, waiting for the socket to drain when it is full.
+    func writeAll(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in
+                send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written > 0 {
+                offset += written
+            } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                var waiting = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&waiting, 1, 1000)
+            } else if written < 0, errno == EINTR {
+                continue
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import LigasProtocol
+
+/// The Swift client library for ligasd: an async API over one multiplexed connection.
+///
+///     let client = try await LigasClient.connect()
+///     let teams = try await client.teams(league: "serie-a")
+///     for try await chunk in try await client.image(.team("emelec")) { … }
+///
+/// Cancelling the calling task cancels the request on the daemon too.
+public final class LigasClient: Sendable {
+    private let connection: ClientConnection
+    public let session: NegotiatedSession
+    /// Sent with every request: past it the daemon answers `deadlineExceeded`.
+    public let requestDeadline: Duration?
+
+    private init(connection: ClientConnection, session: NegotiatedSession, requestDeadline: Duration?) {
+        self.connection = connection
+        self.session = session
+        self.requestDeadline = requestDeadline
+    }
+
+    /// Connects and performs the hello exchange.
+    public static func connect(
+        socketPath: String = SocketLocation.default(), agent: String = "ligas-client", requestDeadline: Duration? = nil
+    ) async throws -> LigasClient {
+        let connection = ClientConnection(socket: try ClientSocket.connect(path: socketPath))
+        let session = try await connection.start(hello: Hello(agent: agent))
+        return LigasClient(connection: connection, session: session, requestDeadline: requestDeadline)
+    }
+
+    private func request(_ call: Call, cache: CachePolicy) -> Request {
+        let milliseconds = requestDeadline.map { UInt32(clamping: $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) }
+        return Request(call, deadlineMs: milliseconds, cache: cache)
+    }
+
+    public func close() {
+        connection.close()
+    }
+
+    public func ping() async throws {
+        _ = try await call(.ping, as: PingResult.self)
+    }
+
+    public func leagues(cache: CachePolicy = .default) async throws -> LeaguesResult {
+        try await call(.leagues, cache: cache, as: LeaguesResult.self)
+    }
+
+    public func teams(league: String, cache: CachePolicy = .default) async throws -> TeamsResult {
+        try await call(.teams(TeamsArguments(league: league)), cache: cache, as: TeamsResult.self)
+    }
+
+    public func players(team: String, cache: CachePolicy = .default) async throws -> PlayersResult {
+        try await call(.players(PlayersArguments(team: team)), cache: cache, as: PlayersResult.self)
+    }
+
+    public func matches(league: String, team: String? = nil, cache: CachePolicy = .default) async throws -> MatchesResult {
+        try await call(.matches(MatchesArguments(league: league, team: team)), cache: cache, as: MatchesResult.self)
+    }
+
+    public func status() async throws -> DaemonStatus {
+        try await call(.status, as: DaemonStatus.self)
+    }
+
+    public func describe() async throws -> InterfaceDescription {
+        try await call(.describe, as: InterfaceDescription.self)
+    }
+
+    /// Streams an image: the header first, then chunks as they arrive. The stream throws
+    /// `ClientError.integrityCheckFailed` if the bytes do not match the daemon's SHA-256.
+    public func image(_ which: ImageArguments, cache: CachePolicy = .default) async throws -> ImageDownload {
+        let (id, opened) = try await connection.stream(request(.image(which), cache: cache))
+        return ImageDownload(header: opened.header, chunks: opened.chunks) { [connection] in connection.cancel(id) }
+    }
+
+    /// A raw call, for tools that speak the protocol directly (`Reply.decode` gives the value).
+    public func send(_ request: Request) async throws -> [UInt8] {
+        try await connection.call(request)
+    }
+
+    private func call<T: Decodable>(_ call: Call, cache: CachePolicy = .default, as type: T.Type) async throws -> T {
+        let payload = try await connection.call(request(call, cache: cache))
+        do {
+            return try CBORDecoder().decode(type, from: payload)
+        } catch {
+            throw ClientError.protocolViolation("undecodable \(call.method.rawValue) response: \(error)")
+        }
+    }
+}
+
+/// An image arriving from the daemon: its header, and its bytes as an async sequence.
+/// Abandoning the iteration (or cancelling its task) sends `cancel` to the daemon.
+public struct ImageDownload: AsyncSequence, Sendable {
+    public typealias Element = Data
+    public let header: StreamHeader
+    let chunks: AsyncThrowingStream<Data, any Error>
+    let cancel: @Sendable () -> Void
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(base: chunks.makeAsyncIterator(), cancel: CancelOnDeinit(cancel))
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<Data, any Error>.Iterator
+        let cancel: CancelOnDeinit
+
+        public mutating func next() async throws -> Data? {
+            do {
+                let chunk = try await base.next()
+                if Task.isCancelled {
+                    cancel.fire()  // the specs' cancel course: tell the daemon, deliver nothing more
+                    return nil
+                }
+                if chunk == nil { cancel.disarm() }
+                return chunk
+            } catch {
+                cancel.disarm()
+                throw error
+            }
+        }
+    }
+}
+
+/// Sends the cancel when an unfinished iteration is dropped.
+final class CancelOnDeinit: @unchecked Sendable {
+    private var action: (@Sendable () -> Void)?
+
+    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+
+    func fire() {
+        action?()
+        action = nil
+    }
+
+    func disarm() { action = nil }
+
+    deinit { action?() }
+}

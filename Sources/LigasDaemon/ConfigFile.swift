@@ -1,0 +1,52 @@
+import Foundation
+import LigasRemote
+
+/// The optional config file: `KEY=value` lines with the `LIGASD_*` names, `#` comments and
+/// blank lines allowed. The same format systemd reads with `EnvironmentFile=`.
+enum ConfigFile {
+    static func read(path: String) throws -> [DaemonConfiguration.Key: String] {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigurationError(key: "LIGASD_CONFIG", value: path, expected: "a readable UTF-8 file")
+        }
+        return try parse(text)
+    }
+
+    static func parse(_ text: String) throws -> [DaemonConfiguration.Key: String] {
+        var settings: [DaemonConfiguration.Key: String] = [:]
+        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw ConfigurationError(key: "line \(number + 1)", value: line, expected: "KEY=value")
+            }
+            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+            guard let key = DaemonConfiguration.Key(rawValue: name) else {
+                throw ConfigurationError(key: "line \(number + 1)", value: name, expected: "a LIGASD_* setting name")
+            }
+            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            settings[key] = value
+        }
+        return settings
+    }
+}
+
+/// The API key, from systemd credentials (`LoadCredential=api-key:…` puts it in
+/// `$CREDENTIALS_DIRECTORY/api-key`) or, failing that, `LIGASD_API_KEY`.
+enum CredentialLoading {
+    static func apiKey(environment: [String: String]) throws -> APIKey? {
+        if let directory = environment["CREDENTIALS_DIRECTORY"] {
+            let path = directory + "/api-key"
+            if FileManager.default.fileExists(atPath: path) {
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                    throw ConfigurationError(key: "CREDENTIALS_DIRECTORY/api-key", value: "<unreadable>", expected: "a readable file")
+                }
+                return APIKey(text)
+            }
+        }
+        return nil
+    }
+}

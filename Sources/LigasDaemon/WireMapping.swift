@@ -1,0 +1,62 @@
+import Foundation
+import LigasDomain
+import LigasProtocol
+
+/// Domain values → wire DTOs, and domain errors → wire error bodies. The only place the two
+/// vocabularies meet.
+enum WireMapping {
+    static func league(_ league: LigasDomain.League) -> LigasProtocol.League {
+        .init(id: league.id, name: league.name, logoURL: league.logoURL, dataSource: league.dataSource.rawValue)
+    }
+
+    static func team(_ team: LigasDomain.Team) -> LigasProtocol.Team {
+        .init(id: team.id, name: team.name, logoURL: team.logoURL, dataSource: team.dataSource.rawValue)
+    }
+
+    static func player(_ player: LigasDomain.Player) -> LigasProtocol.Player {
+        .init(
+            id: player.id, name: player.name, photoURL: player.photoURL, number: player.number,
+            position: LigasProtocol.Player.Position(rawValue: player.position.rawValue) ?? .midfielder,
+            nationality: player.nationality, dataSource: player.dataSource.rawValue)
+    }
+
+    static func matches(_ matches: LigasDomain.Matches) -> LigasProtocol.Matches {
+        .init(
+            previous: matches.previous.map {
+                .init(date: $0.match.date, description: $0.match.description, home: $0.match.home,
+                      away: $0.match.away, winner: $0.winner, highlights: $0.highlightsURL)
+            },
+            upcoming: matches.upcoming.map {
+                .init(date: $0.date, description: $0.description, home: $0.home, away: $0.away)
+            })
+    }
+
+    static func source(_ origin: Origin) -> ResultSource {
+        switch origin {
+        case .cache: .cache
+        case .remote, .builtIn: .remote
+        }
+    }
+
+    static func policy(_ policy: LigasProtocol.CachePolicy) -> LoadPolicy {
+        switch policy {
+        case .default: .default
+        case .refresh: .refresh
+        case .offline: .offline
+        }
+    }
+
+    static func errorBody(_ error: any Error) -> ErrorBody {
+        switch error {
+        case let body as ErrorBody: body
+        case LigasError.notFound(let why): ErrorBody(code: .notFound, message: why)
+        case LigasError.connectivity(let why): ErrorBody(code: .connectivity, message: why)
+        case LigasError.invalidData(let why): ErrorBody(code: .invalidData, message: why)
+        case LigasError.noCache: ErrorBody(code: .noCache, message: "offline and nothing cached")
+        case LigasError.noConnectivityAndNoCache(let remote):
+            ErrorBody(code: .noCache, message: "no connectivity and no cache", details: ["remote": remote])
+        case is CancellationError: ErrorBody(code: .internal, message: "cancelled")
+        default: ErrorBody(code: .internal, message: String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+
+/// Decodes values at given offsets of the input. Shared by the decoder and its
+/// containers; it is a single pointer, so copying it is free. The primitive readers
+/// take their coding key as an autoclosure: the key is only needed for an error
+/// message, and boxing it into an existential on every field showed in profiles.
+struct CBORCursor {
+    let state: UnsafeMutablePointer<CBORDecodingState>
+
+    var reader: CBORReader { state.pointee.reader }
+
+    // MARK: Paths
+
+    func path(appending key: @autoclosure () -> (any CodingKey)?) -> String {
+        var keys = state.pointee.path
+        if let key = key() { keys.append(key) }
+        return CBORCodingPath.render(keys)
+    }
+
+    func codingPath(prefix count: Int) -> [any CodingKey] {
+        Array(state.pointee.path.prefix(count))
+    }
+
+    /// A type mismatch, or `valueNotFound` when the value is null.
+    func mismatch(_ expected: String, at offset: Int, key: @autoclosure () -> (any CodingKey)?) -> CBORDecodingError {
+        reader.isNull(at: offset)
+            ? .valueNotFound(expected: expected, path: path(appending: key()))
+            : .typeMismatch(expected: expected, path: path(appending: key()))
+    }
+
+    // MARK: Primitives
+
+    func decodeNil(at offset: Int) -> Bool {
+        reader.isNull(at: offset)
+    }
+
+    func decodeBool(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Bool {
+        let head = try reader.head(at: offset)
+        guard head.major == .simple, head.additionalInfo == 20 || head.additionalInfo == 21 else {
+            throw mismatch("bool", at: offset, key: key())
+        }
+        return head.additionalInfo == 21
+    }
+
+    func decodeInteger<I: FixedWidthInteger>(_ type: I.Type, at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> I {
+        let head = try reader.head(at: offset)
+        switch head.major {
+        case .unsigned:
+            guard let value = I(exactly: head.argument) else {
+                throw CBORDecodingError.numberOutOfRange(type: "\(I.self)", path: path(appending: key()))
+            }
+            return value
+        case .negative:
+            // The value is -1 - argument; it fits iff the argument fits the positive range.
+            guard I.isSigned, let magnitudeMinusOne = I(exactly: head.argument) else {
+                throw CBORDecodingError.numberOutOfRange(type: "\(I.self)", path: path(appending: key()))
+            }
+            return ~magnitudeMinusOne // two's complement: ~n == -1 - n
+        default:
+            throw mismatch("integer", at: offset, key: key())
+        }
+    }
+
+    func decodeDouble(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Double {
+        let head = try reader.head(at: offset)
+        switch (head.major, head.additionalInfo) {
+        case (.simple, 25): return HalfFloat.double(fromBits: UInt16(truncatingIfNeeded: head.argument))
+        case (.simple, 26): return Double(Float(bitPattern: UInt32(truncatingIfNeeded: head.argument)))
+        case (.simple, 27): return Double(bitPattern: head.argument)
+        case (.unsigned, _), (.negative, _):
+            // Integers are accepted where a float is expected, if exactly representable.
+            let integer = try decodeInteger(Int64.self, at: offset, key: key())
+            guard let value = Double(exactly: integer) else {
+                throw CBORDecodingError.numberOutOfRange(type: "Double", path: path(appending: key()))
+            }
+            return value
+        default:
+            throw mismatch("float", at: offset, key: key())
+        }
+    }
+
+    func stringRange(at offset: Int, major: CBORMajorType, key: @autoclosure () -> (any CodingKey)?) throws -> Range<Int> {
+        let head = try reader.head(at: offset)
+        guard head.major == major else { throw mismatch(major == .text ? "text" : "bytes", at: offset, key: key()) }
+        return try reader.stringContent(head)
+    }
+
+    func decodeString(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> String {
+        let range = try stringRange(at: offset, major: .text, key: key())
+        let slice = UnsafeBufferPointer(rebasing: reader.bytes[range])
+        guard let string = CBORText.string(from: slice) else {
+            throw CBORDecodingError.malformed(reason: "invalid UTF-8 in text string", offset: range.lowerBound)
+        }
+        return string
+    }
+
+    func decodeData(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Data {
+        let range = try stringRange(at: offset, major: .bytes, key: key())
+        return Data(UnsafeBufferPointer(rebasing: reader.bytes[range]))
+    }
+
+    func decodeDate(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Date {
+        let head = try reader.head(at: offset)
+        guard head.major == .tag, head.argument == CBORConstant.epochDateTag else {
+            throw mismatch("date (tag 1)", at: offset, key: key())
+        }
+        let inner = try reader.head(at: head.end)
+        let milliseconds: Int64?
+        switch inner.major {
+        case .unsigned, .negative:
+            let seconds = try decodeInteger(Int64.self, at: head.end, key: key())
+            let (product, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+            milliseconds = overflow ? nil : product
+        case .simple:
+            let seconds = try decodeDouble(at: head.end, key: key())
+            milliseconds = seconds.isFinite ? Int64(exactly: (seconds * 1000).rounded()) : nil
+        default:
+            throw mismatch("epoch seconds", at: head.end, key: key())
+        }
+        guard let milliseconds, CBORDateForm.isRepresentable(milliseconds) else {
+            throw CBORDecodingError.invalidValue(reason: "date out of range", path: path(appending: key()))
+        }
+        return CBORDateForm.date(epochMilliseconds: milliseconds)
+    }
+
+    func decodeURL(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> URL {
+        var textOffset = offset
+        let head = try reader.head(at: offset)
+        if head.major == .tag, head.argument == CBORConstant.uriTag {
+            textOffset = head.end
+        }
+        let parsed: URL?
+        if state.pointee.internsURLs {
+            let range = try stringRange(at: textOffset, major: .text, key: key())
+            parsed = try URLInternTable.shared.url(utf8: UnsafeBufferPointer(rebasing: reader.bytes[range])) {
+                URL(string: try decodeString(at: textOffset, key: key()))
+            }
+        } else {
+            parsed = URL(string: try decodeString(at: textOffset, key: key()))
+        }
+        guard let url = parsed else {
+            throw CBORDecodingError.invalidValue(reason: "not a URL", path: path(appending: key()))
+        }
+        return url
+    }
+
+    // MARK: Any Decodable
+
+    /// Decodes `T` at `offset`. Primitive and special-form types are read directly;
+    /// everything else goes through `init(from:)` with `key` pushed onto the path.
+    func decode<T: Decodable>(_ type: T.Type, at offset: Int, key: (any CodingKey)?) throws -> T {
+        if let value = try decodeSpecialForm(T.self, at: offset, key: key) {
+            return value
+        }
+        let entriesMark = state.pointee.mapEntries.count
+        let pathMark = state.pointee.path.count
+        if let key { state.pointee.path.append(key) }
+        defer {
+            state.pointee.mapEntries.removeSubrange(entriesMark...)
+            state.pointee.path.removeSubrange(pathMark...)
+        }
+        if state.pointee.usesDirectCoding, let direct = T.self as? any CBORDirectCodable.Type,
+           let value = try direct.readCBOR(at: offset, cursor: self).value as? T {
+            return value
+        }
+        return try T(from: CBORValueDecoder(cursor: self, offset: offset, pathCount: state.pointee.path.count))
+    }
+
+    /// Types with a fixed wire form that must not go through their own `init(from:)`
+    /// (Date and URL would otherwise decode Foundation's representation).
+    private func decodeSpecialForm<T>(_ type: T.Type, at offset: Int, key: (any CodingKey)?) throws -> T? {
+        // Peeking at the major type first keeps the common struct case to a few comparisons.
+        guard offset >= 0, offset < reader.count else { throw CBORDecodingError.truncated(offset: offset) }
+        switch reader.bytes[offset] >> 5 {
+        case CBORMajorType.map.rawValue, CBORMajorType.array.rawValue:
+            break
+        case CBORMajorType.text.rawValue:
+            if T.self == String.self { return try decodeString(at: offset, key: key) as? T }
+            if T.self == URL.self { return try decodeURL(at: offset, key: key) as? T }
+        case CBORMajorType.unsigned.rawValue, CBORMajorType.negative.rawValue:
+            if T.self == Int.self { return try decodeInteger(Int.self, at: offset, key: key) as? T }
+            if T.self == Int64.self { return try decodeInteger(Int64.self, at: offset, key: key) as? T }
+            if T.self == UInt64.self { return try decodeInteger(UInt64.self, at: offset, key: key) as? T }
+            if T.self == UInt32.self { return try decodeInteger(UInt32.self, at: offset, key: key) as? T }
+            if T.self == UInt8.self { return try decodeInteger(UInt8.self, at: offset, key: key) as? T }
+            if T.self == Int32.self { return try decodeInteger(Int32.self, at: offset, key: key) as? T }
+            if T.self == UInt16.self { return try decodeInteger(UInt16.self, at: offset, key: key) as? T }
+            if T.self == Int16.self { return try decodeInteger(Int16.self, at: offset, key: key) as? T }
+            if T.self == Int8.self { return try decodeInteger(Int8.self, at: offset, key: key) as? T }
+            if T.self == UInt.self { return try decodeInteger(UInt.self, at: offset, key: key) as? T }
+            if T.self == Double.self { return try decodeDouble(at: offset, key: key) as? T }
+        case CBORMajorType.bytes.rawValue:
+            if T.self == Data.self { return try decodeData(at: offset, key: key) as? T }
+        case CBORMajorType.tag.rawValue:
+            if T.self == Date.self { return try decodeDate(at: offset, key: key) as? T }
+            if T.self == URL.self { return try decodeURL(at: offset, key: key) as? T }
+        default: // simple values and floats
+            if T.self == Double.self { return try decodeDouble(at: offset, key: key) as? T }
+            if T.self == Bool.self { return try decodeBool(at: offset, key: key) as? T }
+            if T.self == Float.self { return try Float(decodeDouble(at: offset, key: key)) as? T }
+        }
+        if T.self == CBORValue.self { return try CBORValue.decode(at: offset, cursor: self) as? T }
+        // A special type in another CBOR form is a mismatch. Falling through to its own
+        // init(from:) would accept Foundation's forms: URL from {"relative": ...},
+        // Data from an array of integers, Date from a bare number.
+        if T.self == Date.self { throw mismatch("date (tag 1)", at: offset, key: key) }
+        if T.self == URL.self { throw mismatch("text", at: offset, key: key) }
+        if T.self == Data.self { throw mismatch("bytes", at: offset, key: key) }
+        return nil
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Decodes `Decodable` values from CBOR (RFC 8949).
+///
+/// Untrusted input is safe: the whole item is validated first (bounds, lengths,
+/// nesting depth, no indefinite lengths, no trailing bytes), and every failure is a
+/// `CBORDecodingError` — shape errors carry the coding path, e.g. `value[3].name`.
+/// Unknown map keys are ignored so newer peers can add fields.
+public struct CBORDecoder: Sendable {
+    /// Default cap on nesting of arrays, maps and tags; protects the stack.
+    public static let defaultMaxDepth = 64
+
+    public var maxDepth: Int
+    public var userInfo: [CodingUserInfoKey: any Sendable]
+    /// Reuse `URL`s parsed by earlier decodes (logo and photo URLs repeat from one
+    /// response to the next, and parsing one costs more than decoding a whole team).
+    /// Off: every URL is parsed afresh.
+    public var internsURLs: Bool
+    /// Internal switch for tests: false forces the generic Codable path everywhere.
+    var usesDirectCoding = true
+
+    public init(
+        maxDepth: Int = CBORDecoder.defaultMaxDepth,
+        internsURLs: Bool = true,
+        userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    ) {
+        self.maxDepth = maxDepth
+        self.internsURLs = internsURLs
+        self.userInfo = userInfo
+    }
+
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        try bytes.withUnsafeBufferPointer { try decode(type, from: $0) }
+    }
+
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: ArraySlice<UInt8>) throws -> T {
+        try bytes.withUnsafeBufferPointer { try decode(type, from: $0) }
+    }
+
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try data.withUnsafeBytes { try decode(type, from: $0.bindMemory(to: UInt8.self)) }
+    }
+
+    /// Decodes from borrowed memory; nothing refers to `bytes` after this returns.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws -> T {
+        let reader = CBORReader(bytes: bytes, maxDepth: maxDepth)
+        var state = CBORDecodingState(
+            reader: reader, userInfo: userInfo, usesDirectCoding: usesDirectCoding, internsURLs: internsURLs
+        )
+        return try withUnsafeMutablePointer(to: &state) { pointer in
+            let cursor = CBORCursor(state: pointer)
+            // Direct readers validate everything they pass over and report where the
+            // item ends; the Codable path needs a validation pass first.
+            if usesDirectCoding, let direct = T.self as? any CBORDirectCodable.Type {
+                let (value, end) = try direct.readCBOR(at: 0, cursor: cursor)
+                guard end == bytes.count else { throw CBORDecodingError.trailingBytes(offset: end) }
+                if let value = value as? T { return value }
+            }
+            let end = try reader.skipItem(at: 0)
+            guard end == bytes.count else { throw CBORDecodingError.trailingBytes(offset: end) }
+            do {
+                return try cursor.decode(T.self, at: 0, key: nil)
+            } catch let error as DecodingError {
+                // Thrown by a type's own init(from:), e.g. an unknown enum raw value.
+                throw CBORDecodingError(error)
+            }
+        }
+    }
+
+    /// Decodes any well-formed item into the generic `CBORValue` tree.
+    public func decodeValue(from bytes: [UInt8]) throws -> CBORValue {
+        try decode(CBORValue.self, from: bytes)
+    }
+}
+
+extension CBORDecodingError {
+    /// Maps the standard library's error (from synthesized or custom `init(from:)`) to
+    /// the named error with a rendered path.
+    init(_ error: DecodingError) {
+        switch error {
+        case .keyNotFound(let key, let context):
+            self = .keyNotFound(path: CBORCodingPath.render(context.codingPath + [key]))
+        case .typeMismatch(let type, let context):
+            self = .typeMismatch(expected: "\(type)", path: CBORCodingPath.render(context.codingPath))
+        case .valueNotFound(let type, let context):
+            self = .valueNotFound(expected: "\(type)", path: CBORCodingPath.render(context.codingPath))
+        case .dataCorrupted(let context):
+            self = .invalidValue(reason: context.debugDescription, path: CBORCodingPath.render(context.codingPath))
+        @unknown default:
+            self = .invalidValue(reason: "\(error)", path: "")
+        }
+    }
+}

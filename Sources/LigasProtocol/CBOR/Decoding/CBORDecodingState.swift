@@ -1,0 +1,33 @@
+import Foundation
+
+/// One indexed entry of a map being decoded: where its text key's bytes are and where
+/// its value starts. Entries of all open maps live in one shared stack to avoid an
+/// allocation per map.
+struct CBORMapEntry {
+    let keyStart: Int
+    let keyCount: Int
+    let valueOffset: Int
+}
+
+/// Mutable state shared by every decoder and container of one `decode` call. It lives
+/// on the stack of `CBORDecoder.decode` and is reached through a pointer, which keeps
+/// the per-value decoder structs small (no reference counting, no exclusivity checks).
+struct CBORDecodingState {
+    let reader: CBORReader
+    let userInfo: [CodingUserInfoKey: any Sendable]
+    let usesDirectCoding: Bool
+    let internsURLs: Bool
+    /// Index of the maps currently open, innermost last.
+    var mapEntries: [CBORMapEntry] = []
+    /// Coding path of the value being decoded, for error messages and `codingPath`.
+    var path: [any CodingKey] = []
+
+    init(reader: CBORReader, userInfo: [CodingUserInfoKey: any Sendable], usesDirectCoding: Bool, internsURLs: Bool) {
+        self.reader = reader
+        self.userInfo = userInfo
+        self.usesDirectCoding = usesDirectCoding
+        self.internsURLs = internsURLs
+        mapEntries.reserveCapacity(64)
+        path.reserveCapacity(16)
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+/// Writes values into the shared output and opens/closes containers.
+struct CBOREncodingCursor {
+    let state: UnsafeMutablePointer<CBOREncodingState>
+
+    // MARK: Any Encodable
+
+    func encode<T: Encodable>(_ value: T, key: (any CodingKey)?) throws {
+        if try encodeSpecialForm(value) { return }
+        if state.pointee.usesDirectCoding, let direct = value as? any CBORDirectCodable {
+            try direct.writeCBOR(to: &state.pointee.out)
+            return
+        }
+        let level = state.pointee.open.count
+        let before = state.pointee.out.count
+        let pathMark = state.pointee.path.count
+        if let key { state.pointee.path.append(key) }
+        defer { state.pointee.path.removeSubrange(pathMark...) }
+        try value.encode(to: CBORValueEncoder(cursor: self, level: level, pathCount: state.pointee.path.count))
+        if state.pointee.open.count > level {
+            try close(downTo: level)
+        } else if state.pointee.out.count == before {
+            state.pointee.out.append(0xA0) // a value that encoded nothing is an empty map
+        }
+    }
+
+    /// Types with a fixed wire form, plus primitives reached through generic code
+    /// (e.g. the elements of `[String]`).
+    private func encodeSpecialForm<T>(_ value: T) throws -> Bool {
+        if T.self == String.self, let string = value as? String { state.pointee.out.appendCBORText(string); return true }
+        if T.self == URL.self, let url = value as? URL { CBORURLForm.append(url, to: &state.pointee.out); return true }
+        if T.self == Int.self, let int = value as? Int { state.pointee.out.appendCBORSigned(Int64(int)); return true }
+        if T.self == Date.self, let date = value as? Date { try CBORDateForm.append(date, to: &state.pointee.out); return true }
+        if T.self == Bool.self, let bool = value as? Bool { state.pointee.out.appendCBORBool(bool); return true }
+        if T.self == Double.self, let double = value as? Double { state.pointee.out.appendCBORDouble(double); return true }
+        if T.self == Data.self, let data = value as? Data { state.pointee.out.appendCBORBytes(data); return true }
+        if T.self == UInt64.self, let int = value as? UInt64 { state.pointee.out.appendCBORUnsigned(int); return true }
+        if T.self == UInt32.self, let int = value as? UInt32 { state.pointee.out.appendCBORUnsigned(UInt64(int)); return true }
+        if T.self == Int64.self, let int = value as? Int64 { state.pointee.out.appendCBORSigned(int); return true }
+        if T.self == UInt8.self, let int = value as? UInt8 { state.pointee.out.appendCBORUnsigned(UInt64(int)); return true }
+        if T.self == UInt16.self, let int = value as? UInt16 { state.pointee.out.appendCBORUnsigned(UInt64(int)); return true }
+        if T.self == Int32.self, let int = value as? Int32 { state.pointee.out.appendCBORSigned(Int64(int)); return true }
+        if T.self == Int16.self, let int = value as? Int16 { state.pointee.out.appendCBORSigned(Int64(int)); return true }
+        if T.self == Int8.self, let int = value as? Int8 { state.pointee.out.appendCBORSigned(Int64(int)); return true }
+        if T.self == UInt.self, let int = value as? UInt { state.pointee.out.appendCBORUnsigned(UInt64(int)); return true }
+        if T.self == Float.self, let float = value as? Float { state.pointee.out.appendCBORDouble(Double(float)); return true }
+        if T.self == CBORValue.self, let cbor = value as? CBORValue { cbor.append(to: &state.pointee.out); return true }
+        return false
+    }
+
+    // MARK: Containers
+
+    /// Opens a container with a one-byte head placeholder and returns its index.
+    func openContainer(isMap: Bool, pathCount: Int) -> Int {
+        let container = CBOROpenContainer(
+            isMap: isMap,
+            headOffset: state.pointee.out.count,
+            marksStart: state.pointee.entryMarks.count,
+            pathCount: pathCount
+        )
+        state.pointee.out.append(0)
+        state.pointee.open.append(container)
+        return state.pointee.open.count - 1
+    }
+
+    /// Makes the container at `index` (identified by its head offset) the innermost one,
+    /// closing nested containers that were left open. Throws if it was already closed.
+    func prepareToWrite(index: Int, headOffset: Int) throws {
+        guard index < state.pointee.open.count, state.pointee.open[index].headOffset == headOffset else {
+            throw EncodingError.invalidValue(
+                headOffset, .init(codingPath: state.pointee.path, debugDescription: "container used after it was closed")
+            )
+        }
+        if state.pointee.open.count > index + 1 {
+            try close(downTo: index + 1)
+        }
+    }
+
+    func close(downTo level: Int) throws {
+        while state.pointee.open.count > level {
+            try closeInnermost()
+        }
+    }
+
+    private func closeInnermost() throws {
+        guard let container = state.pointee.open.popLast() else { return }
+        let count: Int
+        if container.isMap {
+            count = state.pointee.entryMarks.count - container.marksStart
+            try sortEntries(from: container.marksStart)
+            state.pointee.entryMarks.removeSubrange(container.marksStart...)
+        } else {
+            count = container.itemCount
+        }
+        patchHead(at: container.headOffset, major: container.isMap ? .map : .array, count: UInt64(count))
+    }
+
+    /// Replaces the placeholder with the real head, inserting bytes when it is wider.
+    private func patchHead(at offset: Int, major: CBORMajorType, count: UInt64) {
+        let high = major.rawValue << 5
+        if count < 24 {
+            state.pointee.out[offset] = high | UInt8(count)
+            return
+        }
+        let width: Int = count <= 0xFF ? 1 : count <= 0xFFFF ? 2 : count <= 0xFFFF_FFFF ? 4 : 8
+        let info: UInt8 = width == 1 ? 24 : width == 2 ? 25 : width == 4 ? 26 : 27
+        state.pointee.out.insert(contentsOf: repeatElement(0, count: width), at: offset + 1)
+        state.pointee.out[offset] = high | info
+        for index in 0..<width {
+            state.pointee.out[offset + 1 + index] = UInt8(truncatingIfNeeded: count >> (8 * UInt64(width - 1 - index)))
+        }
+    }
+
+    // MARK: Deterministic key order
+
+    /// Ensures the entries recorded from `marksStart` are in bytewise order of their
+    /// encoded keys (RFC 8949 §4.2.1). Already-sorted maps (the wire types declare
+    /// their keys in that order) cost one comparison per entry.
+    private func sortEntries(from marksStart: Int) throws {
+        let marks = state.pointee.entryMarks[marksStart...]
+        guard marks.count > 1 else { return }
+        var sorted = true
+        for index in marks.indices.dropLast() {
+            let order = compareKeys(marks[index], marks[index + 1], in: state.pointee.out)
+            if order == 0 { throw duplicateKey() }
+            if order > 0 { sorted = false }
+        }
+        if sorted { return }
+        reorder(Array(marks))
+    }
+
+    private func reorder(_ marks: [CBOREntryMark]) {
+        let regionStart = marks[0].entryStart
+        let regionEnd = state.pointee.out.count
+        state.pointee.scratch.removeAll(keepingCapacity: true)
+        state.pointee.scratch.append(contentsOf: state.pointee.out[regionStart..<regionEnd])
+        let scratch = state.pointee.scratch
+        func entryRange(_ index: Int) -> Range<Int> {
+            let end = index + 1 < marks.count ? marks[index + 1].entryStart : regionEnd
+            return (marks[index].entryStart - regionStart)..<(end - regionStart)
+        }
+        let order = marks.indices.sorted { compareKeys(marks[$0], marks[$1], in: state.pointee.out) < 0 }
+        var write = regionStart
+        for index in order {
+            let range = entryRange(index)
+            state.pointee.out.replaceSubrange(write..<(write + range.count), with: scratch[range])
+            write += range.count
+        }
+    }
+
+    private func compareKeys(_ lhs: CBOREntryMark, _ rhs: CBOREntryMark, in bytes: [UInt8]) -> Int {
+        let lhsCount = lhs.valueStart - lhs.entryStart
+        let rhsCount = rhs.valueStart - rhs.entryStart
+        let common = min(lhsCount, rhsCount)
+        let result = bytes.withUnsafeBufferPointer { buffer -> Int32 in
+            guard common > 0, let base = buffer.baseAddress else { return 0 }
+            return memcmp(base + lhs.entryStart, base + rhs.entryStart, common)
+        }
+        if result != 0 { return Int(result) }
+        return lhsCount - rhsCount
+    }
+
+    private func duplicateKey() -> EncodingError {
+        EncodingError.invalidValue(
+            0, .init(codingPath: state.pointee.path, debugDescription: "duplicate map key (not allowed in CBOR maps)")
+        )
+    }
+}

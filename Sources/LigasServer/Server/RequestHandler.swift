@@ -1,0 +1,26 @@
+import Foundation
+import LigasProtocol
+import LigasSystemd
+
+/// What the server knows about the caller, for the handler (and its logs).
+public struct RequestContext: Sendable {
+    public let requestID: UInt32
+    public let connectionID: UInt64
+    public let peer: PeerCredentials?
+    /// The server's live counters, for the `status` method.
+    public let statistics: @Sendable () -> ServerStatistics
+}
+
+/// A request's answer: a value, a stream of bytes, or a named error.
+public enum HandlerOutcome: Sendable {
+    case reply(Reply, source: ResultSource?)
+    /// The header goes out as the response; then the chunks (re-cut to the negotiated chunk
+    /// size) and a `streamEnd` with the byte count and SHA-256. Chunks must throw `ErrorBody`.
+    case stream(StreamHeader, chunks: any AsyncSequence<Data, any Error> & Sendable)
+    case failure(ErrorBody)
+}
+
+/// What the server calls for every request; the daemon implements it over the data engine.
+public protocol RequestHandler: Sendable {
+    func handle(_ request: Request, context: RequestContext) async -> HandlerOutcome
+}

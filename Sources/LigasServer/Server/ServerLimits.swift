@@ -1,0 +1,23 @@
+import LigasProtocol
+
+/// Every resource a client can make the server spend is capped here. Each cap ends in a
+/// clean refusal: a named error frame, then (for connection-level caps) a close.
+public struct ServerLimits: Sendable {
+    public var maxConnections = 256
+    /// Requests in flight per connection (`tooManyRequests` beyond it), announced in hello.
+    public var maxInFlightPerConnection = ProtocolLimits.defaultMaxInFlight
+    /// Largest frame accepted (`frameTooLarge` and close beyond it), announced in hello.
+    public var maxFrameSize = ProtocolLimits.defaultMaxFrameSize
+    public var chunkSize = ProtocolLimits.defaultChunkSize
+    /// Time a new connection has to send its hello.
+    public var handshakeTimeout: Duration = .seconds(5)
+    /// A connection with nothing in flight and no frame for this long is closed.
+    public var idleConnectionTimeout: Duration = .seconds(300)
+    /// Unread output a connection may pile up; past it the client is not reading and is dropped.
+    public var maxOutputBytes = 8 << 20
+    /// Streams pause while this much output is unread: backpressure for slow readers.
+    public var streamHighWater = 512 << 10
+
+    public init() {}
+}
+

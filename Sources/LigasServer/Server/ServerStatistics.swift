@@ -1,0 +1,14 @@
+/// Live counters of the server, for `status` and for the idle-exit decision.
+public struct ServerStatistics: Sendable, Hashable {
+    public var openConnections = 0
+    public var inFlightRequests = 0
+    public var requestsServed: UInt64 = 0
+    public var connectionsAccepted: UInt64 = 0
+    public var connectionsRefused: UInt64 = 0
+    /// Streams waiting for a slow client to read (backpressure in effect).
+    public var pausedStreams = 0
+
+    public init() {}
+
+    public var isIdle: Bool { openConnections == 0 && inFlightRequests == 0 }
+}

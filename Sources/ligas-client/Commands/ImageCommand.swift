@@ -1,0 +1,131 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Glibc
+import LigasClient
+import LigasProtocol
+
+struct ImageCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "image",
+        abstract: "Download a logo or photo.",
+        discussion: "Writes to -o FILE, or to stdout when it is a pipe; never to a terminal. Ctrl-C cancels the download.")
+
+    @Argument(help: "An image URL from ligasd's own data (a logo or photo URL it listed).") var url: String?
+    @Option(help: "The logo of this league.") var league: String?
+    @Option(help: "The logo of this team.") var team: String?
+    @Option(help: "The photo of this player.") var player: String?
+    @Option(name: .shortAndLong, help: "Write the image to this file.") var output: String?
+    @OptionGroup var options: ClientOptions
+
+    func validate() throws {
+        let given = [url != nil, league != nil, team != nil, player != nil].filter { $0 }.count
+        guard given == 1 else { throw ValidationError("name exactly one image: a URL, --league, --team or --player") }
+        if let url, URL(string: url)?.scheme == nil { throw ValidationError("not a URL: \(url)") }
+        if output == nil, Terminal.standardOutput.isTerminal {
+            throw ValidationError("refusing to write image bytes to a terminal: use -o FILE or a pipe")
+        }
+    }
+
+    var which: ImageArguments {
+        if let url, let parsed = URL(string: url) { return .url(parsed) }
+        if let league { return .league(league) }
+        if let team { return .team(team) }
+        return .player(player ?? "")
+    }
+
+    func run() async throws {
+        let sink = try ImageSink(path: output)
+        let (which, policy) = (which, options.cachePolicy)
+        let interrupt = InterruptWatcher()
+        let header = try await options.run { client in
+            let download = try await client.image(which, cache: policy)
+            let progress = ProgressBar(total: download.header.totalSize)
+            try await interrupt.cancelling {
+                for try await chunk in download {
+                    try sink.write(chunk)
+                    progress.advance(by: chunk.count)
+                }
+            }
+            progress.finish()
+            return download.header
+        }
+        try sink.commit()
+        if options.json, output != nil { try Printing.json(header) }
+    }
+}
+
+/// Where the bytes go: a temporary file renamed into place only when complete, or stdout.
+final class ImageSink: Sendable {
+    private let path: String?
+    private let temporary: String?
+    private let handle: FileHandle
+
+    init(path: String?) throws {
+        self.path = path
+        guard let path else {
+            temporary = nil
+            handle = FileHandle.standardOutput
+            return
+        }
+        let temporary = path + ".part"
+        guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
+            throw ValidationError("cannot write \(path)")
+        }
+        self.temporary = temporary
+        self.handle = handle
+    }
+
+    func write(_ data: Data) throws {
+        try handle.write(contentsOf: data)
+    }
+
+    func commit() throws {
+        guard let path, let temporary else { return }
+        try handle.close()
+        guard rename(temporary, path) == 0 else { throw ValidationError("cannot write \(path)") }
+    }
+
+    deinit {
+        if let temporary { unlink(temporary) }  // a cancelled or failed download leaves nothing behind
+    }
+}
+
+/// A progress bar on stderr, only when stderr is a terminal.
+final class ProgressBar: @unchecked Sendable {
+    private let total: UInt64?
+    private var done: UInt64 = 0
+    private let enabled = Terminal.standardError.isTerminal
+
+    init(total: UInt64?) { self.total = total }
+
+    func advance(by count: Int) {
+        done += UInt64(count)
+        guard enabled else { return }
+        if let total, total > 0 {
+            let filled = Int(min(done, total) * 30 / total)
+            let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled)
+            Terminal.standardError.write("\r[\(bar)] \(done * 100 / total)% \(done / 1024) KiB")
+        } else {
+            Terminal.standardError.write("\r\(done / 1024) KiB")
+        }
+    }
+
+    func finish() {
+        if enabled { Terminal.standardError.write("\n") }
+    }
+}
+
+/// Ctrl-C during a download: cancel the work (which sends `cancel` to ligasd) and exit 130.
+final class InterruptWatcher: Sendable {
+    func cancelling(_ work: @escaping @Sendable () async throws -> Void) async throws {
+        let task = Task { try await work() }
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { task.cancel() }
+        source.resume()
+        defer { source.cancel() }
+        try await task.value
+        if task.isCancelled { throw CancellationError() }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import LigasClient
+import LigasProtocol
+
+/// Exit codes, one per class of failure, so scripts can branch on them.
+enum ExitStatus {
+    static let notFound: Int32 = 2
+    static let unavailable: Int32 = 3      // connectivity, or offline with nothing cached
+    static let invalidData: Int32 = 4
+    static let busy: Int32 = 5             // too many requests, shutting down, deadline or timeout
+    static let usage: Int32 = 64           // ArgumentParser's own code for bad usage
+    static let daemonUnreachable: Int32 = 69
+    static let interrupted: Int32 = 130
+
+    static let documentation = """
+        Exit status: 0 success; 1 unexpected error (bug, protocol violation, failed integrity check); \
+        2 not found; 3 no connectivity and nothing cached; 4 the remote sent invalid data; \
+        5 busy (too many requests, daemon stopping, deadline or --timeout passed); 64 bad usage; \
+        69 ligasd unreachable; 130 interrupted (Ctrl-C).
+        """
+
+    static func code(for error: any Error) -> Int32 {
+        switch error {
+        case ClientError.daemonUnreachable: daemonUnreachable
+        case ClientError.timedOut: busy
+        case ClientError.server(let body): code(for: body.code)
+        case is CancellationError: interrupted
+        default: 1
+        }
+    }
+
+    static func code(for code: ErrorCode) -> Int32 {
+        switch code {
+        case .notFound: notFound
+        case .connectivity, .noCache: unavailable
+        case .invalidData: invalidData
+        case .tooManyRequests, .shuttingDown, .deadlineExceeded: busy
+        case .badRequest, .unknownMethod: usage
+        default: 1
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Glibc
+import LigasClient
+import LigasTestSupport
+
+/// The real `ligasd` binary (and `ligas-client`), as built next to the test bundle.
+enum Binaries {
+    static var directory: URL {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug").standardized,
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("ligasd").path) } ?? candidates[0]
+    }
+
+    static func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
+}
+
+/// A child process with its output captured, stopped when the test is done.
+final class ChildProcess: @unchecked Sendable {
+    let process = Process()
+    /// stderr goes to a file, so a chatty child can never block on a full pipe.
+    let errorLog: URL
+    let standardOutput = Pipe()
+
+    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], errorLog: URL? = nil) throws {
+        self.errorLog = errorLog ?? FileManager.default.temporaryDirectory.appendingPathComponent("ligas-child-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: self.errorLog.path, contents: nil)
+        process.executableURL = executable
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        merged.removeValue(forKey: "NOTIFY_SOCKET")
+        merged.removeValue(forKey: "LISTEN_FDS")
+        merged.merge(environment) { $1 }
+        process.environment = merged
+        process.standardError = try FileHandle(forWritingTo: self.errorLog)
+        process.standardOutput = standardOutput
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits (bounded) for the process to exit; returns its status.
+    func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { throw TestFailure("\(process.executableURL?.lastPathComponent ?? "") did not exit") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return process.terminationStatus
+    }
+
+    /// Everything written to stderr so far.
+    var errorOutput: String {
+        (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
+    }
+
+    /// All of stdout (waits for the child to close it).
+    var output: Data { standardOutput.fileHandleForReading.readDataToEndOfFile() }
+
+    func stop() async {
+        if process.isRunning {
+            signal(SIGKILL)
+            _ = try? await waitForExit()
+        }
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// `ligasd --socket PATH` against a remote, with its cache in a temporary directory.
+final class RunningDaemon: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    let child: ChildProcess
+    var socketPath: String { directory.url.appendingPathComponent("ligasd.sock").path }
+    var cachePath: String { directory.url.appendingPathComponent("cache.sqlite").path }
+
+    init(remote: URL, directory: TemporaryDirectory = TemporaryDirectory(), extra: [String] = [], environment: [String: String] = [:]) async throws {
+        self.directory = directory
+        let socket = directory.url.appendingPathComponent("ligasd.sock").path
+        child = try ChildProcess(Binaries.url("ligasd"), [
+            "--socket", socket, "--remote", remote.absoluteString,
+            "--cache", directory.url.appendingPathComponent("cache.sqlite").path, "--log-target", "stderr",
+        ] + extra, environment: environment, errorLog: directory.url.appendingPathComponent("ligasd.log"))
+        try await Self.waitUntilServing(socket, child: child)
+    }
+
+    static func waitUntilServing(_ path: String, child: ChildProcess) async throws {
+        for _ in 0..<2000 {
+            if let client = try? await LigasClient.connect(socketPath: path) {
+                client.close()
+                return
+            }
+            guard child.process.isRunning else { throw TestFailure("ligasd exited: \(child.errorOutput)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw TestFailure("ligasd never started serving on \(path)")
+    }
+
+    func client() async throws -> LigasClient {
+        try await LigasClient.connect(socketPath: socketPath)
+    }
+
+    func stop() async -> Int32? {
+        child.signal(SIGTERM)
+        let status = try? await child.waitForExit()
+        await child.stop()
+        return status
+    }
+}

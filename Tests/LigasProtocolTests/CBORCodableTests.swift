@@ -1,0 +1,271 @@
+import Foundation
+import Testing
+@testable import LigasProtocol
+
+private struct Unordered: Codable, Equatable {
+    var zeta: Int
+    var a: String
+    var mm: Bool
+    var omitted: Int?
+}
+
+private struct Clocked: Codable, Equatable {
+    var at: Date
+}
+
+private struct Linked: Codable, Equatable {
+    var link: URL
+}
+
+private struct Blob: Codable, Equatable {
+    var data: Data
+}
+
+/// Uses nested containers explicitly, which the synthesized conformances never do.
+private struct Nested: Codable, Equatable {
+    var name: String
+    var scores: [Int]
+    var inner: [String: Int]
+
+    enum CodingKeys: String, CodingKey { case name, scores, inner }
+    enum InnerKeys: String, CodingKey { case x, y }
+
+    init(name: String, scores: [Int], inner: [String: Int]) {
+        self.name = name
+        self.scores = scores
+        self.inner = inner
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        var list = try container.nestedUnkeyedContainer(forKey: .scores)
+        scores = []
+        while !list.isAtEnd { scores.append(try list.decode(Int.self)) }
+        let innerContainer = try container.nestedContainer(keyedBy: InnerKeys.self, forKey: .inner)
+        inner = ["x": try innerContainer.decode(Int.self, forKey: .x), "y": try innerContainer.decode(Int.self, forKey: .y)]
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        var innerContainer = container.nestedContainer(keyedBy: InnerKeys.self, forKey: .inner)
+        try innerContainer.encode(inner["y"] ?? 0, forKey: .y)
+        try innerContainer.encode(inner["x"] ?? 0, forKey: .x)
+        var list = container.nestedUnkeyedContainer(forKey: .scores)
+        for score in scores { try list.encode(score) }
+        try container.encode(name, forKey: .name)
+    }
+}
+
+private struct DuplicateKeys: Encodable {
+    enum CodingKeys: String, CodingKey { case same }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(1, forKey: .same)
+        try container.encode(2, forKey: .same)
+    }
+}
+
+@Suite("CBOR: Codable mapping")
+struct CBORCodableTests {
+    @Test("a struct is a map with text keys in deterministic order, absent optionals omitted")
+    func structIsSortedMap() throws {
+        let value = Unordered(zeta: 1, a: "x", mm: true)
+        // {"a": "x", "mm": true, "zeta": 1}: shorter keys first, then bytewise.
+        #expect(Hex.encode(try CBOREncoder().encode(value)) == "a361616178626d6df5647a65746101")
+        #expect(try CBORDecoder().decode(Unordered.self, from: CBOREncoder().encode(value)) == value)
+    }
+
+    @Test("nil is null; a null optional field decodes as nil")
+    func nilIsNull() throws {
+        #expect(try CBOREncoder().encode(Int?.none) == [0xF6])
+        #expect(try CBORDecoder().decode(Int?.self, from: [0xF6]) == nil)
+        // {"a": "x", "mm": false, "zeta": 0, "omitted": null}
+        let bytes = try #require(Hex.decode("a461616178626d6df4647a65746100676f6d6974746564f6"))
+        #expect(try CBORDecoder().decode(Unordered.self, from: bytes) == Unordered(zeta: 0, a: "x", mm: false))
+    }
+
+    @Test("a date on a whole second is tag 1 with an integer")
+    func wholeSecondDate() throws {
+        let value = Clocked(at: Date(timeIntervalSince1970: 1_714_849_200))
+        #expect(Hex.encode(try CBOREncoder().encode(value)) == "a1626174c11a663685b0")
+    }
+
+    @Test("a date with milliseconds is tag 1 with a float, and survives the round trip exactly")
+    func millisecondDate() throws {
+        let date = Date(timeIntervalSince1970: 1_715_463_000.25)
+        let bytes = try CBOREncoder().encode(Clocked(at: date))
+        #expect(Hex.encode(bytes) == "a1626174c1fb41d98ff8d6100000")
+        #expect(try CBORDecoder().decode(Clocked.self, from: bytes).at == date)
+    }
+
+    @Test("dates are rounded to whole milliseconds")
+    func dateRounding() throws {
+        let precise = Date(timeIntervalSince1970: 1_700_000_000.123_456)
+        let decoded = try CBORDecoder().decode(Clocked.self, from: CBOREncoder().encode(Clocked(at: precise))).at
+        #expect(decoded == Date(timeIntervalSince1970: 1_700_000_000.123))
+    }
+
+    @Test("dates before 1970 use a negative integer")
+    func negativeDate() throws {
+        let date = Date(timeIntervalSince1970: -86_400)
+        let bytes = try CBOREncoder().encode(Clocked(at: date))
+        #expect(Hex.encode(bytes) == "a1626174c13a0001517f")
+        #expect(try CBORDecoder().decode(Clocked.self, from: bytes).at == date)
+    }
+
+    @Test("a date that is not tag 1 is a type mismatch with its path")
+    func untaggedDate() throws {
+        #expect(throws: CBORDecodingError.typeMismatch(expected: "date (tag 1)", path: "at")) {
+            try CBORDecoder().decode(Clocked.self, from: Hex.decode("a16261741a66367cb0") ?? [])
+        }
+    }
+
+    @Test("a URL is plain text; tag 32 is accepted on input")
+    func urlForms() throws {
+        let value = Linked(link: URL(string: "https://x.ec/a.png")!)
+        let bytes = try CBOREncoder().encode(value)
+        #expect(Hex.encode(bytes) == "a1646c696e6b7268747470733a2f2f782e65632f612e706e67")
+        #expect(try CBORDecoder().decode(Linked.self, from: bytes) == value)
+        let tagged = try #require(Hex.decode("a1646c696e6bd8207268747470733a2f2f782e65632f612e706e67"))
+        #expect(try CBORDecoder().decode(Linked.self, from: tagged) == value)
+        #expect(try CBORDecoder(internsURLs: false).decode(Linked.self, from: tagged) == value)
+    }
+
+    @Test("text that is not a URL is an invalid value with its path")
+    func invalidURL() throws {
+        let bytes = try CBOREncoder().encode(["link": ""])
+        #expect(throws: CBORDecodingError.invalidValue(reason: "not a URL", path: "link")) {
+            try CBORDecoder().decode(Linked.self, from: bytes)
+        }
+    }
+
+    @Test("Foundation's own Codable forms of URL, Data and Date are not accepted", arguments: CodecPath.allCases)
+    func foundationFormsRejected(path: CodecPath) throws {
+        let urlAsMap = CBORValue.map([.init(.text("link"), .map([.init(.text("relative"), .text("https://x.ec/"))]))])
+        #expect(throws: CBORDecodingError.typeMismatch(expected: "text", path: "link")) {
+            try path.decoder.decode(Linked.self, from: urlAsMap.encoded())
+        }
+        let dataAsArray = CBORValue.map([.init(.text("data"), .array([.unsigned(1), .unsigned(2)]))])
+        #expect(throws: CBORDecodingError.typeMismatch(expected: "bytes", path: "data")) {
+            try path.decoder.decode(Blob.self, from: dataAsArray.encoded())
+        }
+        let dateAsMap = CBORValue.map([.init(.text("at"), .map([]))])
+        #expect(throws: CBORDecodingError.typeMismatch(expected: "date (tag 1)", path: "at")) {
+            try path.decoder.decode(Clocked.self, from: dateAsMap.encoded())
+        }
+    }
+
+    @Test("Data is a byte string")
+    func dataIsBytes() throws {
+        let value = Blob(data: Data([1, 2, 3, 4]))
+        let bytes = try CBOREncoder().encode(value)
+        #expect(Hex.encode(bytes) == "a164646174614401020304")
+        #expect(try CBORDecoder().decode(Blob.self, from: bytes) == value)
+    }
+
+    @Test("nested containers requested by hand encode and decode")
+    func nestedContainers() throws {
+        let value = Nested(name: "n", scores: [3, 1, 2], inner: ["x": 1, "y": -1])
+        let bytes = try CBOREncoder().encode(value)
+        // {"name": "n", "inner": {"x": 1, "y": -1}, "scores": [3, 1, 2]}
+        #expect(Hex.encode(bytes) == "a3646e616d65616e65696e6e6572a26178016179206673636f72657383030102")
+        #expect(try CBORDecoder().decode(Nested.self, from: bytes) == value)
+    }
+
+    @Test("maps and arrays of 24 or more entries widen their head")
+    func wideHeads() throws {
+        let map = Dictionary(uniqueKeysWithValues: (0..<30).map { (String(format: "k%02d", $0), $0) })
+        let mapBytes = try CBOREncoder().encode(map)
+        #expect(Array(mapBytes.prefix(2)) == [0xB8, 30])
+        #expect(try CBORDecoder().decode([String: Int].self, from: mapBytes) == map)
+        let array = Array(repeating: "x", count: 300)
+        let arrayBytes = try CBOREncoder().encode(array)
+        #expect(Array(arrayBytes.prefix(3)) == [0x99, 0x01, 0x2C])
+        #expect(try CBORDecoder().decode([String].self, from: arrayBytes) == array)
+    }
+
+    @Test("encoding the same key twice is refused (CBOR maps have unique keys)")
+    func duplicateKeys() {
+        #expect(throws: EncodingError.self) { try CBOREncoder().encode(DuplicateKeys()) }
+    }
+
+    @Test("unknown keys are ignored, however nested, on both paths", arguments: CodecPath.allCases)
+    func unknownKeysIgnored(path: CodecPath) throws {
+        // A team with extra keys "rating": 5 and "z": {"deep": [1, {"x": null}]}, and a non-text key 7: 8.
+        let team = CBORValue.map([
+            .init(.text("id"), .text("emelec")), .init(.text("name"), .text("Club Sport Emelec")),
+            .init(.text("logoURL"), .text("https://x.ec/emelec.png")), .init(.text("dataSource"), .text("ligapro-api")),
+            .init(.text("rating"), .unsigned(5)),
+            .init(.text("z"), .map([.init(.text("deep"), .array([.unsigned(1), .map([.init(.text("x"), .null)])]))])),
+            .init(.unsigned(7), .unsigned(8)),
+        ])
+        let result = CBORValue.map([.init(.text("source"), .text("cache")), .init(.text("value"), .array([team])),
+                                    .init(.text("next"), .text("ignored"))])
+        let decoded = try path.decoder.decode(TeamsResult.self, from: result.encoded())
+        #expect(decoded.value.map(\.id) == ["emelec"])
+    }
+
+    @Test("a missing required key names its coding path, on both paths", arguments: CodecPath.allCases)
+    func missingKeyPath(path: CodecPath) throws {
+        var teams = Sample.teams.map(teamValue)
+        teams[1] = teamValue(Sample.teams[1], dropping: "name")
+        let bytes = CBORValue.map([.init(.text("source"), .text("cache")), .init(.text("value"), .array(teams))]).encoded()
+        #expect(throws: CBORDecodingError.keyNotFound(path: "value[1].name")) {
+            try path.decoder.decode(TeamsResult.self, from: bytes)
+        }
+    }
+
+    @Test("a wrong type names the expected type and the coding path, on both paths", arguments: CodecPath.allCases)
+    func typeMismatchPath(path: CodecPath) throws {
+        var teams = Sample.teams.map(teamValue)
+        teams[2] = teamValue(Sample.teams[2], replacing: "logoURL", with: .unsigned(42))
+        let bytes = CBORValue.map([.init(.text("source"), .text("cache")), .init(.text("value"), .array(teams))]).encoded()
+        #expect(throws: CBORDecodingError.typeMismatch(expected: "text", path: "value[2].logoURL")) {
+            try path.decoder.decode(TeamsResult.self, from: bytes)
+        }
+    }
+
+    @Test("null for a required value is valueNotFound, on both paths", arguments: CodecPath.allCases)
+    func nullRequired(path: CodecPath) throws {
+        let bytes = CBORValue.map([.init(.text("source"), .null), .init(.text("value"), .array([]))]).encoded()
+        #expect(throws: CBORDecodingError.valueNotFound(expected: "text", path: "source")) {
+            try path.decoder.decode(TeamsResult.self, from: bytes)
+        }
+    }
+
+    @Test("an unknown enumeration text is an invalid value at its path, on both paths", arguments: CodecPath.allCases)
+    func unknownEnumValue(path: CodecPath) throws {
+        let bytes = CBORValue.map([.init(.text("source"), .text("disk")), .init(.text("value"), .array([]))]).encoded()
+        #expect(throws: CBORDecodingError.invalidValue(
+            reason: "Cannot initialize ResultSource from invalid String value disk", path: "source"
+        )) {
+            try path.decoder.decode(TeamsResult.self, from: bytes)
+        }
+    }
+
+    @Test("integers that do not fit the target type are numberOutOfRange")
+    func outOfRange() throws {
+        #expect(throws: CBORDecodingError.numberOutOfRange(type: "UInt8", path: "")) {
+            try CBORDecoder().decode(UInt8.self, from: [0x19, 0x01, 0x2C])
+        }
+        #expect(throws: CBORDecodingError.numberOutOfRange(type: "UInt64", path: "")) {
+            try CBORDecoder().decode(UInt64.self, from: [0x20])
+        }
+        #expect(throws: CBORDecodingError.numberOutOfRange(type: "Int64", path: "")) {
+            try CBORDecoder().decode(Int64.self, from: Hex.decode("3b8000000000000000") ?? [])
+        }
+    }
+
+    private func teamValue(_ team: Team) -> CBORValue {
+        teamValue(team, dropping: nil)
+    }
+
+    private func teamValue(_ team: Team, dropping: String? = nil, replacing: String? = nil, with replacement: CBORValue = .null) -> CBORValue {
+        let fields: [(String, CBORValue)] = [
+            ("id", .text(team.id)), ("name", .text(team.name)),
+            ("logoURL", .text(team.logoURL.absoluteString)), ("dataSource", .text(team.dataSource)),
+        ]
+        return .map(fields.filter { $0.0 != dropping }.map { .init(.text($0.0), $0.0 == replacing ? replacement : $0.1) })
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import LigasProtocol
+
+@Suite("CBOR: hostile input")
+struct CBORRobustnessTests {
+    static let payloads: [String] = ["response-teams", "response-players", "response-matches", "request-matches", "hello-client"]
+
+    private func payload(of vector: String) throws -> (bytes: [UInt8], method: Method?, kind: FrameKind) {
+        let file = try VectorFile.load(VectorFile.url(for: vector))
+        return (try #require(Hex.decode(file.payloadHex)), file.method, file.kind)
+    }
+
+    private func decode(_ bytes: [UInt8], kind: FrameKind, method: Method?, path: CodecPath) throws {
+        switch kind {
+        case .hello: _ = try path.decoder.decode(Hello.self, from: bytes)
+        case .request: _ = try path.decoder.decode(Request.self, from: bytes)
+        default: _ = try Reply.decode(method: try #require(method), payload: bytes, using: path.decoder)
+        }
+    }
+
+    @Test("every truncation of a valid payload is a named error, never a crash",
+          arguments: payloads, CodecPath.allCases)
+    func truncations(vector: String, path: CodecPath) throws {
+        let (bytes, method, kind) = try payload(of: vector)
+        for length in 0..<bytes.count {
+            let prefix = Array(bytes[0..<length])
+            #expect(throws: CBORDecodingError.self) { try decode(prefix, kind: kind, method: method, path: path) }
+            #expect(throws: CBORDecodingError.self) { try CBORDecoder().decodeValue(from: prefix) }
+        }
+    }
+
+    @Test("huge announced lengths fail fast instead of allocating", arguments: [
+        ("5bffffffffffffffff", 9),  // byte string of 2^64-1 bytes
+        ("7b8000000000000000", 9),  // text of 2^63 bytes
+        ("9bffffffffffffffff", 9),  // array of 2^64-1 items
+        ("bbffffffffffffffff", 9),  // map of 2^64-1 entries
+        ("9a0000ffff01", 5),        // array of 65535 items, one present
+        ("a20102", 1),              // map announcing 2 entries, holding 1
+    ])
+    func hugeLengths(hex: String, contentOffset: Int) throws {
+        let bytes = try #require(Hex.decode(hex))
+        #expect(throws: CBORDecodingError.lengthExceedsInput(offset: contentOffset)) {
+            _ = try CBORDecoder().decodeValue(from: bytes)
+        }
+        for path in CodecPath.allCases {
+            #expect(throws: CBORDecodingError.self) { _ = try path.decoder.decode(TeamsResult.self, from: bytes) }
+        }
+    }
+
+    @Test("nesting is capped at maxDepth without exhausting the stack")
+    func depthCap() throws {
+        let allowed = Array(repeating: UInt8(0x81), count: CBORDecoder.defaultMaxDepth - 1) + [0x80]
+        #expect(throws: Never.self) { _ = try CBORDecoder().decodeValue(from: allowed) }
+        let tooDeep = Array(repeating: UInt8(0x81), count: CBORDecoder.defaultMaxDepth) + [0x80]
+        #expect(throws: CBORDecodingError.depthLimitExceeded(limit: CBORDecoder.defaultMaxDepth, offset: CBORDecoder.defaultMaxDepth)) {
+            _ = try CBORDecoder().decodeValue(from: tooDeep)
+        }
+        let abyss = Array(repeating: UInt8(0x81), count: 200_000) + [0x80]
+        #expect(throws: CBORDecodingError.self) { _ = try CBORDecoder().decodeValue(from: abyss) }
+        let tags = Array(repeating: UInt8(0xC1), count: 200_000) + [0x00]
+        #expect(throws: CBORDecodingError.self) { _ = try CBORDecoder().decode(Clock.self, from: tags) }
+    }
+
+    @Test("deep nesting hidden under an unknown key is capped on both paths", arguments: CodecPath.allCases)
+    func depthCapInsideMessage(path: CodecPath) throws {
+        // {"source": "cache", "value": [], "x": [[[[...]]]]} with 100 levels under "x"
+        var bytes: [UInt8] = [0xA3] + CBORValue.text("source").encoded() + CBORValue.text("cache").encoded()
+        bytes += CBORValue.text("value").encoded() + [0x80] + CBORValue.text("x").encoded()
+        bytes += Array(repeating: UInt8(0x81), count: 100) + [0x80]
+        #expect(throws: CBORDecodingError.self) { _ = try path.decoder.decode(TeamsResult.self, from: bytes) }
+    }
+
+    @Test("malformed items are rejected with a named error", arguments: [
+        ("", "empty input"),
+        ("1c", "reserved additional information 28"),
+        ("3e", "reserved additional information 30"),
+        ("f818", "two-byte simple value below 32"),
+        ("62c328", "invalid UTF-8"),
+        ("6480808080", "invalid UTF-8 (continuation bytes only)"),
+        ("0000", "trailing bytes"),
+        ("1a0001", "argument cut short"),
+    ])
+    func malformed(hex: String, reason: String) throws {
+        let bytes = try #require(Hex.decode(hex))
+        #expect(throws: CBORDecodingError.self, "\(reason)") { _ = try CBORDecoder().decodeValue(from: bytes) }
+        #expect(throws: CBORDecodingError.self, "\(reason)") { _ = try CBORDecoder().decode(String.self, from: bytes) }
+    }
+
+    @Test("random bytes never crash the decoders of the real message types")
+    func randomBytes() {
+        var generator = SeededGenerator(seed: 0x11A5)
+        var failures = 0
+        for _ in 0..<3000 {
+            let count = Int.random(in: 0..<64, using: &generator)
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            for path in CodecPath.allCases {
+                for method in Method.allCases {
+                    if (try? Reply.decode(method: method, payload: bytes, using: path.decoder)) == nil { failures += 1 }
+                }
+                if (try? path.decoder.decode(Request.self, from: bytes)) == nil { failures += 1 }
+                if (try? path.decoder.decode(Hello.self, from: bytes)) == nil { failures += 1 }
+            }
+        }
+        #expect(failures > 0) // reached: no crash; random bytes are almost never valid messages
+    }
+}
+
+private struct Clock: Codable {
+    var at: Date
+}

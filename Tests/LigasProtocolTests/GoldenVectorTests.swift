@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import LigasProtocol
+
+/// The committed files in Protocol/vectors are the truth. Set LIGAS_REGENERATE_VECTORS=1
+/// to rewrite them from `VectorCatalog` (then review the diff before committing).
+@Suite("Golden vectors")
+struct GoldenVectorTests {
+    static let regenerate = ProcessInfo.processInfo.environment["LIGAS_REGENERATE_VECTORS"] == "1"
+
+    @Test("the vectors folder holds exactly one file per catalogued vector")
+    func folderMatchesCatalog() throws {
+        if Self.regenerate {
+            try FileManager.default.createDirectory(at: RepositoryPaths.vectors, withIntermediateDirectories: true)
+            for spec in VectorCatalog.all {
+                try VectorFile.render(spec).write(to: VectorFile.url(for: spec.name), atomically: true, encoding: .utf8)
+            }
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: RepositoryPaths.vectors.path)
+            .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
+        #expect(Set(files) == Set(VectorCatalog.all.map(\.name)))
+        #expect(VectorCatalog.all.count == Set(VectorCatalog.all.map(\.name)).count, "vector names are unique")
+    }
+
+    @Test("every frame kind and every method's request and response has a vector")
+    func coverage() {
+        let kinds = Set(VectorCatalog.all.map(\.kind))
+        #expect(kinds == Set(FrameKind.allCases))
+        let requested = Set(VectorCatalog.all.compactMap { spec -> Method? in
+            if case .request(let request) = spec.payload { return request.method }
+            return nil
+        })
+        let answered = Set(VectorCatalog.all.compactMap { spec -> Method? in
+            switch spec.payload {
+            case .reply(let reply): reply.method
+            case .streamHeader: .image
+            default: nil
+            }
+        })
+        #expect(requested == Set(Method.allCases))
+        #expect(answered == Set(Method.allCases))
+    }
+
+    @Test("encoding each catalogued value gives exactly the committed bytes, on both codec paths",
+          arguments: VectorCatalog.all.map(\.name), CodecPath.allCases)
+    func encodingMatchesFile(name: String, path: CodecPath) throws {
+        let spec = try #require(VectorCatalog.all.first { $0.name == name })
+        let file = try VectorFile.load(VectorFile.url(for: name))
+        let frame = try spec.frameBytes(using: FrameEncoder(cborEncoder: path.encoder))
+        #expect(Hex.encode(frame) == file.frameHex)
+        #expect(Hex.encode(frame.dropFirst(12)) == file.payloadHex)
+        #expect(file.length == frame.count - 4)
+        #expect(try VectorFile.render(spec) == String(contentsOf: VectorFile.url(for: name), encoding: .utf8))
+    }
+
+    @Test("decoding each committed frame gives the header and the value written in the file, on both codec paths",
+          arguments: VectorCatalog.all.map(\.name), CodecPath.allCases)
+    func decodingMatchesFile(name: String, path: CodecPath) throws {
+        let file = try VectorFile.load(VectorFile.url(for: name))
+        let bytes = try #require(Hex.decode(file.frameHex))
+        var decoder = FrameDecoder()
+        decoder.append(bytes)
+        let frame = try #require(try decoder.nextFrame())
+        #expect(try decoder.nextFrame() == nil)
+        #expect(frame.header == file.header)
+        #expect(Hex.encode(frame.payload) == file.payloadHex)
+
+        let fromJSON = try VectorJSON.payload(
+            kind: file.kind, flags: file.header.flags, method: file.method, valueJSON: file.valueJSON, rawPayload: frame.payload
+        )
+        let fromCBOR = try decodePayload(frame, method: file.method, decoder: path.decoder)
+        #expect(Self.equal(fromJSON, fromCBOR), "JSON value and CBOR payload disagree in \(name)")
+        if let diagnostic = file.payloadDiagnostic {
+            #expect(try CBORDecoder().decodeValue(from: frame.payload).diagnostic == diagnostic)
+        }
+    }
+
+    private func decodePayload(_ frame: Frame, method: Method?, decoder: CBORDecoder) throws -> VectorPayload {
+        switch try Message(frame: frame, using: decoder) {
+        case .hello(let hello): return .hello(hello)
+        case .request(_, let request): return .request(request)
+        case .response(_, let payload):
+            return .reply(try Reply.decode(method: try #require(method), payload: payload, using: decoder))
+        case .streamStart(_, let header): return .streamHeader(header)
+        case .error(_, let body): return .error(body)
+        case .streamChunk(_, let bytes): return .streamChunk(bytes)
+        case .streamEnd(_, let end): return .streamEnd(end)
+        case .cancel: return .cancel
+        }
+    }
+
+    static func equal(_ lhs: VectorPayload, _ rhs: VectorPayload) -> Bool {
+        switch (lhs, rhs) {
+        case (.hello(let a), .hello(let b)): a == b
+        case (.request(let a), .request(let b)): a == b
+        case (.reply(let a), .reply(let b)): a == b
+        case (.streamHeader(let a), .streamHeader(let b)): a == b
+        case (.error(let a), .error(let b)): a == b
+        case (.streamChunk(let a), .streamChunk(let b)): a == b
+        case (.streamEnd(let a), .streamEnd(let b)): a == b
+        case (.cancel, .cancel): true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import LigasProtocol
+
+/// Realistic values shared by the golden vectors, the describe check and the docs.
+enum Sample {
+    static func url(_ string: String) -> URL {
+        guard let url = URL(string: string) else { preconditionFailure("bad sample URL \(string)") }
+        return url
+    }
+
+    static func date(epochMilliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(epochMilliseconds) / 1000)
+    }
+
+    static let leagues = [
+        League(
+            id: "ligapro-serie-a", name: "LigaPro Serie A",
+            logoURL: url("https://media.ligapro.ec/logos/serie-a.png"), dataSource: "ligapro-api"
+        ),
+        League(
+            id: "ligapro-serie-b", name: "LigaPro Serie B",
+            logoURL: url("https://media.ligapro.ec/logos/serie-b.png"), dataSource: "ligapro-api"
+        ),
+    ]
+
+    static let teams = [
+        Team(id: "ldu-quito", name: "Liga Deportiva Universitaria de Quito",
+             logoURL: url("https://media.ligapro.ec/logos/equipos/ldu-quito.png"), dataSource: "ligapro-api"),
+        Team(id: "barcelona-sc", name: "Barcelona Sporting Club",
+             logoURL: url("https://media.ligapro.ec/logos/equipos/barcelona-sc.png"), dataSource: "ligapro-api"),
+        Team(id: "independiente-del-valle", name: "Independiente del Valle",
+             logoURL: url("https://media.ligapro.ec/logos/equipos/independiente-del-valle.png"), dataSource: "ligapro-api"),
+    ]
+
+    static let players = [
+        Player(id: "ldu-quito-coach", name: "Pablo Sánchez", position: .coach, nationality: "Argentina", dataSource: "ligapro-api"),
+        Player(
+            id: "ldu-quito-1", name: "Alexander Domínguez", photoURL: url("https://media.ligapro.ec/jugadores/ldu-quito-1.jpg"),
+            number: 22, position: .goalkeeper, nationality: "Ecuador", dataSource: "ligapro-api"
+        ),
+        Player(id: "ldu-quito-9", name: "Alex Arce", number: 9, position: .forward, dataSource: "ligapro-api"),
+    ]
+
+    static let matches = Matches(
+        previous: [
+            PreviousMatch(
+                date: date(epochMilliseconds: 1_714_248_000_000), description: "Fecha 10",
+                home: "Barcelona Sporting Club", away: "Liga Deportiva Universitaria de Quito",
+                winner: "Liga Deportiva Universitaria de Quito",
+                highlights: url("https://www.youtube.com/watch?v=ligapro-f10-bsc-ldu")
+            ),
+        ],
+        upcoming: [
+            Match(date: date(epochMilliseconds: 1_714_849_200_000), description: "Fecha 11",
+                  home: "Liga Deportiva Universitaria de Quito", away: "Independiente del Valle"),
+            Match(date: date(epochMilliseconds: 1_715_463_000_250), description: "Fecha 12",
+                  home: "Club Sport Emelec", away: "Liga Deportiva Universitaria de Quito"),
+        ]
+    )
+
+    static let status = DaemonStatus(
+        version: "0.1.0", uptimeSeconds: 86_400, openConnections: 3, inFlightRequests: 1,
+        requestsServed: 12_345, cacheHits: 11_000, cacheMisses: 1_345, remoteFailures: 7
+    )
+
+    /// A complete 1x1 transparent PNG (68 bytes).
+    static let pngImage = Hex.decode(
+        "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
+            + "0000000b4944415478da636000020000050001e9fadcd80000000049454e44ae426082"
+    ) ?? []
+
+    /// SHA-256 of `pngImage`, precomputed (the library has no crypto dependency).
+    static let pngSHA256 = Data(Hex.decode("2aa4fa20701cdd6d8d56046069001186b5267e3ee7d0ef618ad2f4a683723e11") ?? [])
+
+    static let clientHello = Hello(
+        versions: [1], maxFrameSize: 1_048_576, maxInFlight: 8, chunkSize: 32, agent: "ligas-cli/0.1.0"
+    )
+    static let serverHello = Hello(
+        versions: [1], maxFrameSize: 1_048_576, maxInFlight: 32, chunkSize: 65_536, agent: "ligasd/0.1.0"
+    )
+}

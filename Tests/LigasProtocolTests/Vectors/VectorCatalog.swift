@@ -1,0 +1,204 @@
+import Foundation
+import LigasProtocol
+
+/// What a golden vector's payload is, typed.
+enum VectorPayload {
+    case hello(Hello)
+    case request(Request)
+    case reply(Reply)
+    case streamHeader(StreamHeader)
+    case error(ErrorBody)
+    case streamChunk([UInt8])
+    case streamEnd(StreamEnd)
+    case cancel
+}
+
+struct VectorSpec {
+    let name: String
+    let description: String
+    let requestID: UInt32
+    let payload: VectorPayload
+
+    var kind: FrameKind {
+        switch payload {
+        case .hello: .hello
+        case .request: .request
+        case .reply, .streamHeader: .response
+        case .error: .error
+        case .streamChunk: .streamChunk
+        case .streamEnd: .streamEnd
+        case .cancel: .cancel
+        }
+    }
+
+    /// The method whose request or result this is (responses need it to be decoded).
+    var method: Method? {
+        switch payload {
+        case .request(let request): request.method
+        case .reply(let reply): reply.method
+        case .streamHeader: .image
+        default: nil
+        }
+    }
+
+    var flags: FrameFlags {
+        if case .streamHeader = payload { return .streamFollows }
+        return []
+    }
+
+    func frameBytes(using encoder: FrameEncoder = FrameEncoder()) throws -> [UInt8] {
+        var out: [UInt8] = []
+        switch payload {
+        case .hello(let hello): try encoder.appendHello(hello, to: &out)
+        case .request(let request): try encoder.appendRequest(id: requestID, request, to: &out)
+        case .reply(let reply): try encoder.appendResponse(id: requestID, reply, to: &out)
+        case .streamHeader(let header): try encoder.appendStreamHeader(id: requestID, header, to: &out)
+        case .error(let body): try encoder.appendError(id: requestID, body, to: &out)
+        case .streamChunk(let bytes): try encoder.appendStreamChunk(id: requestID, bytes, to: &out)
+        case .streamEnd(let end): try encoder.appendStreamEnd(id: requestID, end, to: &out)
+        case .cancel: try encoder.appendCancel(id: requestID, to: &out)
+        }
+        return out
+    }
+}
+
+/// Every golden vector. Request ids follow the worked example in PROTOCOL.md.
+enum VectorCatalog {
+    static let all: [VectorSpec] = handshake + calls + imageStreams + errors
+
+    static let handshake = [
+        VectorSpec(
+            name: "hello-client",
+            description: "Client hello: speaks version 1, accepts frames up to 1 MiB, asks for tiny 32-byte stream chunks (to keep the worked example short).",
+            requestID: 0, payload: .hello(Sample.clientHello)
+        ),
+        VectorSpec(
+            name: "hello-server",
+            description: "Server hello: chose version 1; accepts 1 MiB frames and 32 requests in flight.",
+            requestID: 0, payload: .hello(Sample.serverHello)
+        ),
+    ]
+
+    static let calls = [
+        VectorSpec(name: "request-ping", description: "ping, no arguments.", requestID: 9, payload: .request(Request(.ping))),
+        VectorSpec(name: "response-ping", description: "ping result: an empty map.", requestID: 9, payload: .reply(.ping(PingResult()))),
+        VectorSpec(name: "request-leagues", description: "leagues, no arguments.", requestID: 4, payload: .request(Request(.leagues))),
+        VectorSpec(
+            name: "response-leagues", description: "Two leagues, served from the cache.",
+            requestID: 4, payload: .reply(.leagues(LeaguesResult(source: .cache, value: Sample.leagues)))
+        ),
+        VectorSpec(
+            name: "request-teams", description: "teams of LigaPro Serie A with the default cache policy.",
+            requestID: 1, payload: .request(Request(.teams(TeamsArguments(league: "ligapro-serie-a"))))
+        ),
+        VectorSpec(
+            name: "request-teams-refresh-deadline",
+            description: "teams, bypassing a fresh cache (refresh) and giving up after 1500 ms.",
+            requestID: 5,
+            payload: .request(Request(.teams(TeamsArguments(league: "ligapro-serie-a")), deadlineMs: 1500, cache: .refresh))
+        ),
+        VectorSpec(
+            name: "response-teams", description: "Three teams, fetched from the remote source.",
+            requestID: 1, payload: .reply(.teams(TeamsResult(source: .remote, value: Sample.teams)))
+        ),
+        VectorSpec(
+            name: "request-players", description: "players of LDU Quito, offline only.",
+            requestID: 6, payload: .request(Request(.players(PlayersArguments(team: "ldu-quito")), cache: .offline))
+        ),
+        VectorSpec(
+            name: "response-players",
+            description: "A coach (no number, no photo), a goalkeeper with every optional field, a forward without nationality.",
+            requestID: 6, payload: .reply(.players(PlayersResult(source: .cache, value: Sample.players)))
+        ),
+        VectorSpec(
+            name: "request-matches", description: "matches of Serie A, only those of LDU Quito.",
+            requestID: 7,
+            payload: .request(Request(.matches(MatchesArguments(league: "ligapro-serie-a", team: "ldu-quito"))))
+        ),
+        VectorSpec(
+            name: "response-matches",
+            description: "One previous and two upcoming matches; the last kick-off has milliseconds, so its date is a float.",
+            requestID: 7, payload: .reply(.matches(MatchesResult(source: .remote, value: Sample.matches)))
+        ),
+        VectorSpec(name: "request-status", description: "status, no arguments.", requestID: 8, payload: .request(Request(.status))),
+        VectorSpec(name: "response-status", description: "Daemon counters.", requestID: 8, payload: .reply(.status(Sample.status))),
+        VectorSpec(name: "request-describe", description: "describe, no arguments.", requestID: 10, payload: .request(Request(.describe))),
+        VectorSpec(
+            name: "response-describe", description: "The full interface description of protocol version 1.",
+            requestID: 10, payload: .reply(.describe(.ligas))
+        ),
+    ]
+
+    static let imageStreams = [
+        VectorSpec(
+            name: "request-image-team", description: "image: the logo of a team, by team id.",
+            requestID: 2, payload: .request(Request(.image(.team("ldu-quito"))))
+        ),
+        VectorSpec(
+            name: "request-image-league", description: "image: the logo of a league, by league id.",
+            requestID: 3, payload: .request(Request(.image(.league("ligapro-serie-a"))))
+        ),
+        VectorSpec(
+            name: "request-image-player", description: "image: the photo of a player, by player id.",
+            requestID: 11, payload: .request(Request(.image(.player("ldu-quito-1"))))
+        ),
+        VectorSpec(
+            name: "request-image-url", description: "image: by a URL the daemon served in its own data.",
+            requestID: 12,
+            payload: .request(Request(.image(.url(Sample.url("https://media.ligapro.ec/logos/equipos/ldu-quito.png")))))
+        ),
+        VectorSpec(
+            name: "stream-header-team-logo",
+            description: "Response with flag streamFollows: a 68-byte PNG from the cache.",
+            requestID: 2, payload: .streamHeader(StreamHeader(contentType: "image/png", totalSize: 68, source: .cache))
+        ),
+        VectorSpec(
+            name: "stream-chunk-1", description: "First 32 raw bytes of the PNG (not CBOR).",
+            requestID: 2, payload: .streamChunk(Array(Sample.pngImage[0..<32]))
+        ),
+        VectorSpec(
+            name: "stream-chunk-2", description: "Bytes 32..<64 of the PNG.",
+            requestID: 2, payload: .streamChunk(Array(Sample.pngImage[32..<64]))
+        ),
+        VectorSpec(
+            name: "stream-chunk-3", description: "The last 4 bytes of the PNG.",
+            requestID: 2, payload: .streamChunk(Array(Sample.pngImage[64..<68]))
+        ),
+        VectorSpec(
+            name: "stream-end-team-logo", description: "End of stream: 68 bytes and their SHA-256.",
+            requestID: 2, payload: .streamEnd(StreamEnd(totalBytes: 68, sha256: Sample.pngSHA256))
+        ),
+        VectorSpec(
+            name: "stream-header-league-logo",
+            description: "Response with streamFollows, size unknown in advance, fetched from the remote source.",
+            requestID: 3, payload: .streamHeader(StreamHeader(contentType: "image/png", source: .remote))
+        ),
+        VectorSpec(
+            name: "stream-chunk-league-logo-1", description: "First chunk of the league logo stream.",
+            requestID: 3, payload: .streamChunk(Array(Sample.pngImage[0..<32]))
+        ),
+        VectorSpec(
+            name: "cancel-league-logo", description: "Client cancels request 3: the server sends nothing more for it.",
+            requestID: 3, payload: .cancel
+        ),
+    ]
+
+    static let errors = [
+        VectorSpec(
+            name: "error-not-found", description: "Request-level error: the team does not exist.",
+            requestID: 13,
+            payload: .error(ErrorBody(code: .notFound, message: "no team with id \"emelec-b\"", details: ["team": "emelec-b"]))
+        ),
+        VectorSpec(
+            name: "error-bad-request", description: "Request-level error with the path of the offending field.",
+            requestID: 14,
+            payload: .error(ErrorBody(code: .badRequest, message: "missing required key args.league", details: ["path": "args.league"]))
+        ),
+        VectorSpec(
+            name: "error-frame-too-large",
+            description: "Connection-level error (request id 0) sent before closing: a frame announced 16 MiB.",
+            requestID: 0,
+            payload: .error(ErrorBody(code: .frameTooLarge, message: "frame of 16777216 bytes exceeds the limit of 1048576"))
+        ),
+    ]
+}

@@ -1,0 +1,109 @@
+import Foundation
+import LigasProtocol
+import LigasServer
+import Testing
+
+@Suite("Server: handshake and bad frames")
+struct HandshakeAndFramingTests {
+    @Test("Hello is answered with the chosen version and the server's limits; ping round-trips")
+    func helloAndPing() async throws {
+        var limits = ServerLimits()
+        limits.maxInFlightPerConnection = 7
+        try await TestServer.run(limits: limits) { server in
+            let client = try RawClient(path: server.path)
+            let hello = try await client.hello()
+            #expect(hello.versions == [1])
+            #expect(hello.maxInFlight == 7)
+            #expect(hello.maxFrameSize == UInt32(limits.maxFrameSize))
+
+            try client.request(1, .ping)
+            #expect(try await client.nextMessage() == .response(id: 1, payload: try CBOREncoder().encode(PingResult())))
+        }
+    }
+
+    @Test("A first frame other than hello: badFrame on request id 0, then close")
+    func requestBeforeHello() async throws {
+        try await TestServer.run { server in
+            let client = try RawClient(path: server.path)
+            try client.request(1, .ping)
+            let frames = try await client.framesUntilClosed()
+            #expect(frames.count == 1)
+            #expect(try errorBody(frames[0])?.code == .badFrame)
+            #expect(frames[0].requestID == 0)
+        }
+    }
+
+    @Test("An oversized length prefix: frameTooLarge, then close, without waiting for the bytes")
+    func oversizedLength() async throws {
+        try await TestServer.run { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            client.send([0x7F, 0xFF, 0xFF, 0xFF, 1, 2, 0, 0, 0, 0, 0, 1])
+            let frames = try await client.framesUntilClosed()
+            #expect(try frames.map { try errorBody($0)?.code } == [.frameTooLarge])
+        }
+    }
+
+    @Test("Garbage bytes: badFrame, then close", arguments: [
+        [UInt8](repeating: 0, count: 12), Array("GET / HTTP/1.1\r\n\r\n".utf8), [0, 0, 0, 8, 1, 0x99, 0, 0, 0, 0, 0, 0],
+    ])
+    func garbage(bytes: [UInt8]) async throws {
+        try await TestServer.run { server in
+            let client = try RawClient(path: server.path)
+            client.send(bytes)
+            let frames = try await client.framesUntilClosed()
+            #expect(frames.count == 1)
+            #expect(try [ErrorCode.badFrame, .frameTooLarge].contains(errorBody(frames[0])?.code))
+        }
+    }
+
+    @Test("A wrong protocol version: unsupportedVersion, then close")
+    func wrongVersion() async throws {
+        try await TestServer.run { server in
+            let client = try RawClient(path: server.path)
+            var frame: [UInt8] = []
+            try FrameEncoder(version: 9).appendHello(Hello(agent: "future"), to: &frame)
+            client.send(frame)
+            let frames = try await client.framesUntilClosed()
+            #expect(try frames.map { try errorBody($0)?.code } == [.unsupportedVersion])
+        }
+    }
+
+    @Test("A hello offering no common version: unsupportedVersion, then close")
+    func noCommonVersion() async throws {
+        try await TestServer.run { server in
+            let client = try RawClient(path: server.path)
+            try client.send { try $0.appendHello(Hello(versions: [7, 8], agent: "future"), to: &$1) }
+            let frames = try await client.framesUntilClosed()
+            #expect(try frames.map { try errorBody($0)?.code } == [.unsupportedVersion])
+        }
+    }
+
+    @Test("A client that never says hello is dropped after the handshake timeout, with a named error")
+    func handshakeTimeout() async throws {
+        var limits = ServerLimits()
+        limits.handshakeTimeout = .milliseconds(100)
+        try await TestServer.run(limits: limits) { server in
+            let client = try RawClient(path: server.path)
+            let frames = try await client.framesUntilClosed()
+            #expect(try frames.map { try errorBody($0)?.code } == [.deadlineExceeded])
+        }
+    }
+
+    @Test("An idle connection is closed after the idle timeout, with a named error")
+    func idleTimeout() async throws {
+        var limits = ServerLimits()
+        limits.idleConnectionTimeout = .milliseconds(100)
+        try await TestServer.run(limits: limits) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            let frames = try await client.framesUntilClosed()
+            #expect(try frames.map { try errorBody($0)?.code } == [.deadlineExceeded])
+        }
+    }
+}
+
+func errorBody(_ frame: Frame) throws -> ErrorBody? {
+    guard case .error(_, let body) = try Message(frame: frame) else { return nil }
+    return body
+}

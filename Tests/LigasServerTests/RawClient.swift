@@ -1,0 +1,93 @@
+import Dispatch
+import Foundation
+import Glibc
+import LigasProtocol
+
+/// A deliberately low-level test client: a blocking Unix socket that sends arbitrary bytes and
+/// reads frames with a time limit, so tests can speak the protocol correctly or not at all.
+///
+/// Blocking reads run on the client's own Dispatch queue, never on Swift's cooperative pool,
+/// which the server under test needs for its request tasks.
+final class RawClient: @unchecked Sendable {
+    private let io = DispatchQueue(label: "raw-client")
+    let fd: Int32
+    private var decoder = FrameDecoder(maxFrameSize: 64 << 20)
+    let encoder = FrameEncoder(maxFrameSize: 64 << 20)
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else { throw RawClientError.connect(errno) }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+
+    func send(_ build: (FrameEncoder, inout [UInt8]) throws -> Void) rethrows {
+        var bytes: [UInt8] = []
+        try build(encoder, &bytes)
+        send(bytes)
+    }
+
+    func hello(maxFrameSize: UInt32 = 1 << 20, chunkSize: UInt32 = 64 << 10) async throws -> Hello {
+        try send { try $0.appendHello(Hello(maxFrameSize: maxFrameSize, chunkSize: chunkSize, agent: "raw-test"), to: &$1) }
+        guard case .hello(let reply) = try await nextMessage() else { throw RawClientError.unexpected("no hello") }
+        return reply
+    }
+
+    func request(_ id: UInt32, _ call: Call, deadlineMs: UInt32? = nil) throws {
+        try send { try $0.appendRequest(id: id, Request(call, deadlineMs: deadlineMs), to: &$1) }
+    }
+
+    /// The next frame, or nil if the server closed the connection. Fails after `timeout`
+    /// rather than hanging the suite (a bound, not a timing assertion).
+    func nextFrame(timeout: Int32 = 10_000) async throws -> Frame? {
+        try await withCheckedThrowingContinuation { continuation in
+            io.async { continuation.resume(with: Result { try self.blockingNextFrame(timeout: timeout) }) }
+        }
+    }
+
+    private func blockingNextFrame(timeout: Int32) throws -> Frame? {
+        while true {
+            if let frame = try decoder.nextFrame() { return frame }
+            var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pending, 1, timeout) == 1 else { throw RawClientError.timedOut }
+            var buffer = [UInt8](repeating: 0, count: 256 << 10)
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return nil }
+            decoder.append(buffer[0..<count])
+        }
+    }
+
+    func nextMessage() async throws -> Message? {
+        guard let frame = try await nextFrame() else { return nil }
+        return try Message(frame: frame)
+    }
+
+    /// Reads until the server closes; returns what came before.
+    func framesUntilClosed() async throws -> [Frame] {
+        var frames: [Frame] = []
+        while let frame = try await nextFrame() { frames.append(frame) }
+        return frames
+    }
+}
+
+enum RawClientError: Error {
+    case connect(Int32)
+    case timedOut
+    case unexpected(String)
+}

@@ -1,0 +1,143 @@
+import Foundation
+import LigasProtocol
+import LigasServer
+import LigasTestSupport
+import Testing
+
+@Suite("Server: requests, limits and multiplexing")
+struct RequestHandlingTests {
+    @Test("An unknown method: unknownMethod for that request, and the connection stays usable")
+    func unknownMethod() async throws {
+        try await TestServer.run { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            var payload: [UInt8] = []
+            try CBOREncoder().encode(["method": "transfer", "cache": "default"], into: &payload)
+            try client.send { try $0.appendRaw(.request, requestID: 5, bytes: payload, to: &$1) }
+            let reply = try #require(await client.nextFrame())
+            #expect(reply.requestID == 5)
+            #expect(try errorBody(reply)?.code == .unknownMethod)
+
+            try client.request(6, .ping)
+            #expect(try await client.nextFrame()?.kind == .response)
+        }
+    }
+
+    @Test("A malformed request: badRequest naming the bad field, and the connection stays usable")
+    func badRequest() async throws {
+        try await TestServer.run { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            var payload: [UInt8] = []
+            try CBOREncoder().encode(["method": "teams", "cache": "default"], into: &payload)
+            try client.send { try $0.appendRaw(.request, requestID: 2, bytes: payload, to: &$1) }
+            #expect(try errorBody(#require(await client.nextFrame()))?.code == .badRequest)
+            try client.request(3, .ping)
+            #expect(try await client.nextFrame()?.requestID == 3)
+        }
+    }
+
+    @Test("Responses arrive in any order: a fast request overtakes a slow one on the same connection")
+    func outOfOrder() async throws {
+        let handler = ScriptedHandler()
+        try await TestServer.run(handler: handler) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            try client.request(1, .teams(TeamsArguments(league: "slow")))
+            try client.request(2, .teams(TeamsArguments(league: "fast")))
+            #expect(try await client.nextFrame()?.requestID == 2)
+            handler.gate.open()
+            #expect(try await client.nextFrame()?.requestID == 1)
+        }
+    }
+
+    @Test("Past the in-flight cap: tooManyRequests for the extra request only")
+    func inFlightCap() async throws {
+        var limits = ServerLimits()
+        limits.maxInFlightPerConnection = 2
+        let handler = ScriptedHandler()
+        try await TestServer.run(limits: limits, handler: handler) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            for id in 1...3 { try client.request(UInt32(id), .teams(TeamsArguments(league: "slow"))) }
+            let refused = try #require(await client.nextFrame())
+            #expect(refused.requestID == 3)
+            #expect(try errorBody(refused)?.code == .tooManyRequests)
+            handler.gate.open()
+            let served = [try await client.nextFrame()?.requestID, try await client.nextFrame()?.requestID]
+            #expect(Set(served) == [1, 2])
+        }
+    }
+
+    @Test("A request id reused while in flight: badRequest for the reuse; the first still completes")
+    func reusedID() async throws {
+        let handler = ScriptedHandler()
+        try await TestServer.run(handler: handler) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            try client.request(9, .teams(TeamsArguments(league: "slow")))
+            try client.request(9, .ping)
+            #expect(try errorBody(#require(await client.nextFrame()))?.code == .badRequest)
+            handler.gate.open()
+            #expect(try await client.nextFrame()?.kind == .response)
+        }
+    }
+
+    @Test("A deadline of 0: deadlineExceeded at once")
+    func zeroDeadline() async throws {
+        try await TestServer.run { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            try client.request(1, .teams(TeamsArguments(league: "slow")), deadlineMs: 0)
+            #expect(try errorBody(#require(await client.nextFrame()))?.code == .deadlineExceeded)
+        }
+    }
+
+    @Test("Past the connection cap: tooManyRequests on id 0 for the newcomer; existing clients keep working")
+    func connectionCap() async throws {
+        var limits = ServerLimits()
+        limits.maxConnections = 2
+        try await TestServer.run(limits: limits) { server in
+            let first = try RawClient(path: server.path), second = try RawClient(path: server.path)
+            _ = try await first.hello()
+            _ = try await second.hello()
+            let third = try RawClient(path: server.path)
+            let frames = try await third.framesUntilClosed()
+            #expect(try frames.map { try errorBody($0)?.code } == [.tooManyRequests])
+            try first.request(1, .ping)
+            #expect(try await first.nextFrame()?.kind == .response)
+            #expect(server.server.statistics().connectionsRefused == 1)
+        }
+    }
+
+    @Test("64 clients x 100 requests each, pipelined up to the announced in-flight limit, all answered correctly")
+    func manyClients() async throws {
+        try await TestServer.run { server in
+            let path = server.path
+            let answered = try await withThrowingTaskGroup(of: Int.self) { group in
+                for clientIndex in 0..<64 {
+                    group.addTask {
+                        let client = try RawClient(path: path)
+                        let window = Int(try await client.hello().maxInFlight)
+                        var sent = 0
+                        var correct = 0
+                        func sendNext() throws {
+                            sent += 1
+                            try client.request(UInt32(sent), .teams(TeamsArguments(league: "l\(clientIndex)-\(sent)")))
+                        }
+                        while sent < min(window, 100) { try sendNext() }
+                        for _ in 1...100 {
+                            guard case .response(let id, let payload) = try await client.nextMessage() else { continue }
+                            let result = try CBORDecoder().decode(TeamsResult.self, from: payload)
+                            if result.value.first?.id == "l\(clientIndex)-\(id)" { correct += 1 }
+                            if sent < 100 { try sendNext() }
+                        }
+                        return correct
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(answered == 6400)
+        }
+    }
+}

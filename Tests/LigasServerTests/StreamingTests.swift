@@ -1,0 +1,97 @@
+import Crypto
+import Foundation
+import LigasProtocol
+import LigasServer
+import LigasTestSupport
+import Testing
+
+@Suite("Server: image streams")
+struct StreamingTests {
+    @Test("A stream is a header, chunks no larger than the negotiated size, and an end with the SHA-256")
+    func completeStream() async throws {
+        let handler = ScriptedHandler(imageBytes: 300_000)
+        try await TestServer.run(handler: handler) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello(chunkSize: 40_000)
+            try client.request(1, .image(.team("emelec")))
+
+            guard case .streamStart(1, let header) = try await client.nextMessage() else { throw RawClientError.unexpected("no header") }
+            var bytes = Data()
+            var chunkSizes: [Int] = []
+            var end: StreamEnd?
+            while end == nil, let message = try await client.nextMessage() {
+                switch message {
+                case .streamChunk(1, let chunk): bytes.append(contentsOf: chunk); chunkSizes.append(chunk.count)
+                case .streamEnd(1, let last): end = last
+                default: throw RawClientError.unexpected("\(message)")
+                }
+            }
+            #expect(header.totalSize == 300_000)
+            #expect(chunkSizes.allSatisfy { $0 <= 40_000 })
+            #expect(bytes == GeneratedBytes.expected(300_000))
+            #expect(end?.totalBytes == 300_000)
+            #expect(end?.sha256 == Data(SHA256.hash(data: bytes)))
+        }
+    }
+
+    @Test("Cancel mid-stream: no end and no error for that id, the source stops, and the connection goes on")
+    func cancelMidStream() async throws {
+        let handler = ScriptedHandler(imageBytes: 64 << 20)
+        try await TestServer.run(handler: handler) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            try client.request(1, .image(.team("emelec")))
+            guard case .streamStart = try await client.nextMessage() else { throw RawClientError.unexpected("no header") }
+            _ = try await client.nextFrame()
+            try client.send { try $0.appendCancel(id: 1, to: &$1) }
+            try client.request(2, .ping)
+
+            var afterCancel: [FrameKind] = []
+            while let frame = try await client.nextFrame(), frame.requestID != 2 { afterCancel.append(frame.kind) }
+            #expect(!afterCancel.contains(.streamEnd))
+            #expect(!afterCancel.contains(.error))
+            await handler.streamTerminated.wait()
+            #expect(handler.produced.total < 64 << 20)
+        }
+    }
+
+    @Test("A client that disconnects mid-stream: the source is released and the server carries on")
+    func disconnectMidStream() async throws {
+        let handler = ScriptedHandler(imageBytes: 64 << 20)
+        try await TestServer.run(handler: handler) { server in
+            do {
+                let client = try RawClient(path: server.path)
+                _ = try await client.hello()
+                try client.request(1, .image(.team("emelec")))
+                _ = try await client.nextFrame()
+            }
+            await handler.streamTerminated.wait()
+            try await server.waitFor("connection gone") { $0.openConnections == 0 && $0.inFlightRequests == 0 }
+            let other = try RawClient(path: server.path)
+            _ = try await other.hello()
+            try other.request(1, .ping)
+            #expect(try await other.nextFrame()?.kind == .response)
+        }
+    }
+
+    @Test("A client that stops reading: the stream pauses (bounded memory) and other clients are unaffected")
+    func slowReader() async throws {
+        let handler = ScriptedHandler(imageBytes: 100 << 20)
+        var limits = ServerLimits()
+        limits.streamHighWater = 256 << 10
+        try await TestServer.run(limits: limits, handler: handler) { server in
+            let reader = try RawClient(path: server.path)
+            _ = try await reader.hello()
+            try reader.request(1, .image(.team("emelec")))
+            // Never read again: the server must pause the stream (waiting for room)...
+            try await server.waitFor("stream paused") { $0.pausedStreams == 1 }
+            // ...long before the 100 MiB: socket buffers plus the high-water mark.
+            #expect(handler.produced.total < 16 << 20)
+
+            let other = try RawClient(path: server.path)
+            _ = try await other.hello()
+            try other.request(1, .ping)
+            #expect(try await other.nextFrame()?.kind == .response)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import LigasProtocol
+import LigasServer
+import LigasTestSupport
+import Logging
+
+/// A real `Server` on a real Unix socket in a temporary directory, with a handler the test scripts.
+final class TestServer: Sendable {
+    let directory = TemporaryDirectory()
+    let server: Server
+    var path: String { directory.url.appendingPathComponent("ligasd.sock").path }
+
+    init(limits: ServerLimits = ServerLimits(), handler: any RequestHandler = ScriptedHandler()) throws {
+        let path = directory.url.appendingPathComponent("ligasd.sock").path
+        server = Server(listener: try ListeningSocket.bind(path: path), limits: limits, handler: handler, logger: Logger(label: "test"))
+        server.start()
+    }
+
+    func stop() async {
+        await server.shutdown(grace: .seconds(1))
+    }
+
+    static func run(
+        limits: ServerLimits = ServerLimits(), handler: any RequestHandler = ScriptedHandler(),
+        _ body: (TestServer) async throws -> Void
+    ) async throws {
+        let server = try TestServer(limits: limits, handler: handler)
+        let outcome = await asyncResult { try await body(server) }
+        await server.stop()
+        try outcome.get()
+    }
+
+    /// Waits (bounded) until the server's counters satisfy `condition`.
+    func waitFor(_ what: String, _ condition: (ServerStatistics) -> Bool) async throws {
+        for _ in 0..<2000 {
+            if condition(server.statistics()) { return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw RawClientError.unexpected("never reached: \(what)")
+    }
+}
+
+/// Answers `ping` at once, `teams` with the league name echoed back after an optional gate,
+/// and `image` with a generated stream of `imageBytes` bytes that records how far it was read.
+final class ScriptedHandler: RequestHandler, Sendable {
+    let gate = Gate()
+    let imageBytes: Int
+    let produced = Counter()
+    let streamTerminated = Gate()
+
+    init(imageBytes: Int = 1 << 20) {
+        self.imageBytes = imageBytes
+    }
+
+    func handle(_ request: Request, context: RequestContext) async -> HandlerOutcome {
+        switch request.call {
+        case .ping:
+            return .reply(.ping(PingResult()), source: nil)
+        case .teams(let arguments):
+            if arguments.league == "slow" { await gate.wait() }
+            let team = LigasProtocol.Team(id: arguments.league, name: arguments.league, logoURL: URL(string: "https://x.test/a.png")!, dataSource: "test")
+            return .reply(.teams(Sourced(source: .cache, value: [team])), source: .cache)
+        case .image:
+            return .stream(
+                StreamHeader(contentType: "image/png", totalSize: UInt64(imageBytes), source: .cache),
+                chunks: GeneratedBytes(total: imageBytes, produced: produced, terminated: streamTerminated))
+        default:
+            return .failure(ErrorBody(code: .notFound, message: "not scripted"))
+        }
+    }
+}
+
+/// Deterministic bytes in 100 KiB chunks, pulled on demand; counts what was pulled and notes
+/// when its consumer went away before the end.
+struct GeneratedBytes: AsyncSequence, Sendable {
+    typealias Element = Data
+    let total: Int
+    let produced: Counter
+    let terminated: Gate
+
+    static func byte(at offset: Int) -> UInt8 { UInt8(truncatingIfNeeded: offset &* 31 &+ 7) }
+
+    static func expected(_ total: Int) -> Data { Data((0..<total).map(byte(at:))) }
+
+    func makeAsyncIterator() -> Iterator { Iterator(total: total, produced: produced, terminated: terminated) }
+
+    final class Iterator: AsyncIteratorProtocol {
+        let total: Int
+        let produced: Counter
+        let terminated: Gate
+        var offset = 0
+
+        init(total: Int, produced: Counter, terminated: Gate) {
+            self.total = total
+            self.produced = produced
+            self.terminated = terminated
+        }
+
+        func next() async throws -> Data? {
+            guard offset < total else { return nil }
+            let end = Swift.min(offset + 100 << 10, total)
+            let chunk = Data((offset..<end).map(GeneratedBytes.byte(at:)))
+            offset = end
+            produced.add(chunk.count)
+            return chunk
+        }
+
+        deinit {
+            if offset < total { terminated.open() }
+        }
+    }
+}

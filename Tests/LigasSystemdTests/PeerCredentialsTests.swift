@@ -1,0 +1,23 @@
+import Foundation
+import LigasSystemd
+import Testing
+
+struct PeerCredentialsTests {
+    @Test("reads the pid, uid and gid of the process at the other end of a Unix socket")
+    func readsPeerCredentials() throws {
+        let (one, other) = try UnixSocket.pair()
+
+        let credentials = try PeerCredentials(ofSocket: one.fileDescriptor)
+
+        #expect(credentials == PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid()))
+        #expect(try PeerCredentials(ofSocket: other.fileDescriptor) == credentials)
+    }
+
+    @Test("reports a descriptor that is not a socket")
+    func rejectsNonSocket() throws {
+        let pipe = try CapturePipe()
+        #expect(throws: SystemdError("getsockopt(SO_PEERCRED)", errno: ENOTSOCK)) {
+            try PeerCredentials(ofSocket: pipe.readEnd)
+        }
+    }
+}

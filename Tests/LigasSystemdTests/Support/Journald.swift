@@ -1,0 +1,168 @@
+import Foundation
+import LigasSystemd
+
+/// A journald for the tests. Uses the one already running; otherwise starts a standalone
+/// `systemd-journald` (systemd is not PID 1 here, but journald runs on its own, see
+/// /work/shared/notes/systemd-in-tests.md) for as long as some test holds it, and stops that one,
+/// by its pid, when the last holder is done.
+///
+/// "Running" means the socket accepts a connection, not merely that the file exists: a journald that
+/// was stopped leaves its socket files behind. So after stopping ours, the socket files it created
+/// are removed again, leaving /run/systemd/journal as it was found. The entries it stored stay in
+/// /run/log/journal (volatile), for looking at after a failed run.
+actor Journald {
+    static let shared = Journald()
+    static let socketDirectory = "/run/systemd/journal"
+    static let executable = "/lib/systemd/systemd-journald"
+
+    private var holders = 0
+    private var started: (process: Process, entriesBefore: Set<String>?)?
+
+    /// Runs `body` with a journald accepting entries.
+    static func withRunning<T>(_ body: () async throws -> T) async throws -> T {
+        try await shared.acquire()
+        let result = await asyncResultOf(body)
+        await shared.release()
+        return try result.get()
+    }
+
+    private func acquire() async throws {
+        holders += 1
+        guard started == nil, !Self.isAcceptingEntries() else { return }
+        do {
+            try startStandalone()
+        } catch {
+            holders -= 1
+            throw error
+        }
+    }
+
+    private func startStandalone() throws {
+        // nil: the directory itself was not there.
+        let before = (try? FileManager.default.contentsOfDirectory(atPath: Self.socketDirectory)).map(Set.init)
+        try FileManager.default.createDirectory(atPath: Self.socketDirectory, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        started = (process, before)
+        // Bounded: journald binds its socket within a second here.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !Self.isAcceptingEntries() {
+            guard process.isRunning, ContinuousClock.now < deadline else {
+                stopStandalone()
+                throw TimedOut(description: "systemd-journald did not open \(LogTarget.journalSocketPath)")
+            }
+            usleep(20_000)
+        }
+    }
+
+    private func release() {
+        holders -= 1
+        if holders == 0 { stopStandalone() }
+    }
+
+    private func stopStandalone() {
+        guard let (process, entriesBefore) = started else { return }
+        started = nil
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        removeLeftovers(keeping: entriesBefore)
+    }
+
+    /// Puts /run/systemd/journal back as it was found, so the next test (or `LogTarget.auto`) does not
+    /// take stale sockets for a journal. Not if another journald has taken over meanwhile.
+    private func removeLeftovers(keeping entriesBefore: Set<String>?) {
+        guard !Self.isAcceptingEntries() else { return }
+        guard let entriesBefore else {
+            try? FileManager.default.removeItem(atPath: Self.socketDirectory)
+            return
+        }
+        let now = Set((try? FileManager.default.contentsOfDirectory(atPath: Self.socketDirectory)) ?? [])
+        for leftover in now.subtracting(entriesBefore) {
+            try? FileManager.default.removeItem(atPath: Self.socketDirectory + "/" + leftover)
+        }
+    }
+
+    /// Runs `body` while journald's socket exists but nobody is bound to it, as after journald
+    /// stopped, then puts things back. Only for a serialized test, while no journald runs.
+    static func withStaleSocket<T>(_ body: () throws -> T) throws -> T {
+        guard !isAcceptingEntries() else { throw TimedOut(description: "a journald is running; cannot make its socket stale") }
+        let fileManager = FileManager.default
+        let directoryExisted = fileManager.fileExists(atPath: socketDirectory)
+        let socketExisted = fileManager.fileExists(atPath: LogTarget.journalSocketPath)
+        try fileManager.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
+        if !socketExisted {
+            try UnixSocket.datagram().bind(to: LogTarget.journalSocketPath)  // closed at once: stale
+        }
+        defer {
+            if !isAcceptingEntries() {
+                if !socketExisted { try? fileManager.removeItem(atPath: LogTarget.journalSocketPath) }
+                if !directoryExisted { try? fileManager.removeItem(atPath: socketDirectory) }
+            }
+        }
+        return try body()
+    }
+
+    /// journald's socket is a datagram socket: connect(2) succeeds only while someone is bound to it.
+    static func isAcceptingEntries() -> Bool {
+        guard let probe = try? UnixSocket.datagram() else { return false }
+        return (try? probe.connect(to: LogTarget.journalSocketPath)) != nil
+    }
+}
+
+private func asyncResultOf<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
+    do { return .success(try await body()) } catch { return .failure(error) }
+}
+
+/// One journal entry as `journalctl -o json` prints it: each field's value(s) as text. (A field
+/// that is not printable UTF-8 comes as an array of byte values, and a field set twice as an array
+/// of values; both are decoded here.)
+struct JournalRecord: Sendable {
+    let fields: [String: [String]]
+
+    subscript(field: String) -> String? { fields[field]?.first }
+}
+
+enum Journalctl {
+    /// The entries logged under `identifier`, once there are at least `count` of them (polled for
+    /// up to 10 s: journald stores entries asynchronously).
+    ///
+    /// Plain `journalctl` finds them: a standalone journald stores into /run/log/journal/<machine-id>
+    /// (volatile; /var/log/journal is empty here), which journalctl reads by default, as root, without
+    /// `--directory` or `-m`. `--all` keeps long and unprintable values instead of eliding them.
+    static func entries(identifier: String, atLeast count: Int = 1) async throws -> [JournalRecord] {
+        try await poll("\(count) journal entries for \(identifier)") {
+            let records = try read(identifier: identifier)
+            return records.count >= count ? records : nil
+        }
+    }
+
+    static func read(identifier: String) throws -> [JournalRecord] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/journalctl")
+        process.arguments = ["-o", "json", "--all", "--no-pager", "-q", "SYSLOG_IDENTIFIER=\(identifier)"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try data.split(separator: UInt8(ascii: "\n")).map { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] ?? [:]
+            return JournalRecord(fields: object.compactMapValues(values))
+        }
+    }
+
+    private static func values(_ json: Any) -> [String]? {
+        switch json {
+        case let string as String: return [string]
+        case let bytes as [Int]: return [String(decoding: bytes.map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)]
+        case let many as [Any]: return many.compactMap { values($0)?.first }
+        default: return nil
+        }
+    }
+}

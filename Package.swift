@@ -91,6 +91,8 @@ let package = Package(
             dependencies: ["LigasClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
+        .executableTarget(name: "ligas-bench", dependencies: ["LigasClient"]),
+
         .executableTarget(
             name: "ligas-demo",
             dependencies: [

@@ -57,7 +57,8 @@ final class ClientConnection: @unchecked Sendable {
         let id = queue.sync { allocateID() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                queue.async { [self] in
+                // Synchronously, on the caller's thread: no thread wake-up just to write.
+                queue.sync { [self] in
                     if let failure { return continuation.resume(throwing: failure) }
                     pending[id] = .unary(continuation)
                     send(request, id: id)
@@ -73,7 +74,7 @@ final class ClientConnection: @unchecked Sendable {
         let id = queue.sync { allocateID() }
         let opened: OpenedStream = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<OpenedStream, any Error>) in
-                queue.async { [self] in
+                queue.sync { [self] in
                     if let failure { return continuation.resume(throwing: failure) }
                     pending[id] = .streamHeader(continuation)
                     send(request, id: id)

@@ -34,7 +34,8 @@ enum WireMapping {
     static func source(_ origin: Origin) -> ResultSource {
         switch origin {
         case .cache: .cache
-        case .remote, .builtIn: .remote
+        case .remote: .remote
+        case .builtIn: .builtIn
         }
     }
 

@@ -244,6 +244,31 @@ struct CBORCodableTests {
         }
     }
 
+    @Test("errors come in the same order on both paths: structure, then source, then value",
+          arguments: CodecPath.allCases)
+    func errorOrder(path: CodecPath) throws {
+        let badTeam = CBORValue.map([.init(.text("id"), .unsigned(1))])
+        func result(source: CBORValue?, value: CBORValue?) -> [UInt8] {
+            var pairs: [CBORValue.Pair] = []
+            if let value { pairs.append(.init(.text("value"), value)) }
+            if let source { pairs.append(.init(.text("source"), source)) }
+            return CBORValue.map(pairs).encoded()
+        }
+        #expect(throws: CBORDecodingError.keyNotFound(path: "source")) {
+            try path.decoder.decode(TeamsResult.self, from: result(source: nil, value: .array([badTeam])))
+        }
+        #expect(throws: CBORDecodingError.keyNotFound(path: "value")) {
+            try path.decoder.decode(TeamsResult.self, from: result(source: .text("cache"), value: nil))
+        }
+        #expect(throws: CBORDecodingError.typeMismatch(expected: "text", path: "value[0].id")) {
+            try path.decoder.decode(TeamsResult.self, from: result(source: .text("cache"), value: .array([badTeam])))
+        }
+        let truncated = Array(result(source: .text("remote"), value: .array([badTeam])).dropLast())
+        #expect(throws: CBORDecodingError.lengthExceedsInput(offset: truncated.count - 5)) { // "remote" lost its last byte
+            try path.decoder.decode(TeamsResult.self, from: truncated)
+        }
+    }
+
     @Test("integers that do not fit the target type are numberOutOfRange")
     func outOfRange() throws {
         #expect(throws: CBORDecodingError.numberOutOfRange(type: "UInt8", path: "")) {

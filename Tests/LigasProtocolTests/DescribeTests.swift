@@ -85,7 +85,7 @@ struct DescribeTests {
     func enumerations() {
         let enums = Dictionary(uniqueKeysWithValues: description.types.filter { $0.kind == .enum }.map { ($0.name, $0.values ?? []) })
         #expect(enums["CachePolicy"] == ["default", "refresh", "offline"])
-        #expect(enums["ResultSource"] == ["cache", "remote"])
+        #expect(enums["ResultSource"] == ["cache", "remote", "builtIn"])
         #expect(enums["Position"] == ["coach", "goalkeeper", "defender", "midfielder", "forward"])
     }
 }

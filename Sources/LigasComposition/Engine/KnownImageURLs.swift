@@ -1,11 +1,15 @@
 import Foundation
 import LigasDomain
+import Synchronization
 
 /// The image URLs the daemon may fetch: those that appear in its own data (league, team and
 /// player records it has loaded or cached) or that lie beneath a configured source. A client
 /// can never make the daemon fetch an arbitrary URL.
-actor KnownImageURLs {
-    private var urls: Set<URL> = []
+///
+/// A mutex rather than an actor: it is consulted on every data request, and a hop to another
+/// executor would cost more than the set operation itself.
+final class KnownImageURLs: Sendable {
+    private let urls = Mutex<Set<URL>>([])
     private let bases: [String]
 
     init(sourceBaseURLs: [URL]) {
@@ -13,11 +17,12 @@ actor KnownImageURLs {
     }
 
     func record(_ newURLs: some Sequence<URL>) {
-        urls.formUnion(newURLs)
+        let newURLs = Array(newURLs)
+        urls.withLock { $0.formUnion(newURLs) }
     }
 
     func contains(_ url: URL) -> Bool {
-        if urls.contains(url) { return true }
+        if urls.withLock({ $0.contains(url) }) { return true }
         let text = url.absoluteString
         // Dot segments could climb out of a base; such URLs are never ours.
         guard !url.pathComponents.contains(".."), !text.contains("%2e"), !text.contains("%2E") else { return false }

@@ -19,21 +19,21 @@ public struct LigasEngine: Sendable {
     /// Use case "Load leagues" (bootstrap list, cached).
     public func leagues(policy: LoadPolicy = .default) async -> Loaded<[League]> {
         let loaded = await leaguesUseCase.load(policy: policy)
-        await knownImages.record(loaded.value.map(\.logoURL))
+        knownImages.record(loaded.value.map(\.logoURL))
         return loaded
     }
 
     /// Use case "Load teams": cache first.
     public func teams(league: String, policy: LoadPolicy = .default) async throws -> Loaded<[Team]> {
         let loaded = try await teamsLoader.load(league, policy: policy)
-        await knownImages.record(loaded.value.map(\.logoURL))
+        knownImages.record(loaded.value.map(\.logoURL))
         return loaded
     }
 
     /// Use case "Load players": cache first.
     public func players(team: String, policy: LoadPolicy = .default) async throws -> Loaded<[Player]> {
         let loaded = try await playersLoader.load(team, policy: policy)
-        await knownImages.record(loaded.value.compactMap(\.photoURL))
+        knownImages.record(loaded.value.compactMap(\.photoURL))
         return loaded
     }
 
@@ -58,9 +58,9 @@ public struct LigasEngine: Sendable {
 
     /// Known from this process's loads, or else from what the cache refers to (e.g. after a restart).
     private func isKnownImage(_ url: URL) async -> Bool {
-        if await knownImages.contains(url) { return true }
+        if knownImages.contains(url) { return true }
         guard let cached = try? cachedImageReferences.all() else { return false }
-        await knownImages.record(cached)
+        knownImages.record(cached)
         return cached.contains(url)
     }
 

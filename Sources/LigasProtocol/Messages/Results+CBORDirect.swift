@@ -8,18 +8,35 @@ extension Sourced: CBORDirectCodable where Value: CBORDirectCodable {
     }
 
     static func readCBOR(at offset: Int, cursor: CBORCursor) throws -> (value: Sourced<Value>, end: Int) {
-        var source, value: Int?
-        let end = try cursor.forEachMapEntry(at: offset) { key, offset in
+        var source: Int?
+        var value: Result<Value, any Error>?
+        let end = try cursor.readMapEntries(at: offset, { key, offset in
             switch key {
-            case "source": keepFirst(&source, offset)
-            case "value": keepFirst(&value, offset)
-            default: break
+            case "source":
+                keepFirst(&source, offset)
+                return nil
+            case "value" where value == nil:
+                // Read at once, so the large value is walked once instead of skipped and
+                // then read. A failure is held back (and the value skipped, which reports
+                // any structural error first) so errors come in the Codable path's order:
+                // structure, then `source`, then `value`.
+                do {
+                    let (decoded, end) = try cursor.withPath(CodingKeys.value) {
+                        try Value.readCBOR(at: offset, cursor: cursor)
+                    }
+                    value = .success(decoded)
+                    return end
+                } catch {
+                    value = .failure(error)
+                    return nil
+                }
+            default:
+                return nil
             }
-        }
-        return (Sourced(
-            source: try cursor.textEnum(ResultSource.self, source, CodingKeys.source),
-            value: try cursor.nested(Value.self, value, CodingKeys.value)
-        ), end)
+        })
+        let resultSource = try cursor.textEnum(ResultSource.self, source, CodingKeys.source)
+        guard let value else { throw cursor.missing(CodingKeys.value) }
+        return (Sourced(source: resultSource, value: try value.get()), end)
     }
 }
 

@@ -2,9 +2,11 @@
 public enum ResultSource: String, Codable, Sendable, CaseIterable {
     case cache
     case remote
+    /// The daemon's built-in bootstrap list (leagues), not yet cached.
+    case builtIn
 }
 
-/// Result of the data methods: `{"source": "cache"|"remote", "value": ...}`.
+/// Result of the data methods: `{"source": "cache"|"remote"|"builtIn", "value": ...}`.
 public struct Sourced<Value: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey {
         case source, value

@@ -15,6 +15,7 @@ final class Connection: @unchecked Sendable {
     let fd: Int32
     let peer: PeerCredentials?
     let queue: DispatchQueue
+    private let executor: QueueTaskExecutor
 
     private let limits: ServerLimits
     private let handler: any RequestHandler
@@ -51,6 +52,7 @@ final class Connection: @unchecked Sendable {
         self.handler = handler
         self.events = events
         self.queue = DispatchQueue(label: "ligasd.connection.\(id)")
+        self.executor = QueueTaskExecutor(queue: queue)
         self.decoder = FrameDecoder(maxFrameSize: limits.maxFrameSize)
         self.encoder = FrameEncoder(maxFrameSize: ProtocolLimits.minimumMaxFrameSize)
         var logger = logger
@@ -242,7 +244,7 @@ final class Connection: @unchecked Sendable {
             requestID: requestID, connectionID: id, peer: peer, statistics: events.statistics)
         let exchange = RequestExchange(connection: self, requestID: requestID, request: request, chunkSize: session.chunkSize)
         events.requestStarted()
-        inFlight[requestID] = Task { [handler, logger] in
+        inFlight[requestID] = Task(executorPreference: executor) { [handler, logger] in
             await exchange.run(handler: handler, context: context, logger: logger)
         }
     }

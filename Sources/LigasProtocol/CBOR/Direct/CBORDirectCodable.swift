@@ -60,6 +60,15 @@ extension CBORCursor {
     /// Returns the offset just past the map.
     @discardableResult
     func forEachMapEntry(at offset: Int, _ body: (CBORKeyBytes, Int) throws -> Void) throws -> Int {
+        try readMapEntries(at: offset, { key, value in
+            try body(key, value)
+            return nil
+        })
+    }
+
+    /// Like `forEachMapEntry`, but `body` may read a value itself and return the
+    /// offset just past it, so that value is not walked a second time to skip it.
+    func readMapEntries(at offset: Int, _ body: (CBORKeyBytes, Int) throws -> Int?) throws -> Int {
         let reader = self.reader
         let head = try reader.head(at: offset)
         guard head.major == .map else { throw mismatch("map", at: offset, key: nil) }
@@ -76,8 +85,12 @@ extension CBORCursor {
                 continue
             }
             let keyRange = try reader.stringContent(keyHead)
-            try body(CBORKeyBytes(bytes: UnsafeBufferPointer(rebasing: reader.bytes[keyRange])), keyRange.upperBound)
-            position = try reader.skipItemInline(at: keyRange.upperBound, depth: childDepth)
+            let keyBytes = CBORKeyBytes(bytes: UnsafeBufferPointer(rebasing: reader.bytes[keyRange]))
+            if let end = try body(keyBytes, keyRange.upperBound) {
+                position = end
+            } else {
+                position = try reader.skipItemInline(at: keyRange.upperBound, depth: childDepth)
+            }
         }
         return position
     }

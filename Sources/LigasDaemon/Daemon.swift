@@ -43,7 +43,14 @@ public enum Daemon {
 
         let stop = StopSignal()
         server.start(idleExit: activated ? configuration.idleExit : nil) { stop.fire(.idle) }
-        let signals = [SIGTERM, SIGINT].map { watch($0) { stop.fire(.signal($0)) } }
+        // Stop accepting in the signal handler itself: every connection from then on waits in the
+        // socket's backlog for the next instance instead of meeting one that is going away.
+        let signals = [SIGTERM, SIGINT].map { number in
+            watch(number) {
+                server.stopAccepting()
+                stop.fire(.signal($0))
+            }
+        }
         let watchdog = startWatchdog(notifier, logger: logger)
 
         try? notifier.ready(status: "serving on \(activated ? "the activated socket" : configuration.socketPath ?? "?")")

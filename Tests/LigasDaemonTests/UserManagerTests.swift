@@ -1,0 +1,130 @@
+import Foundation
+import LigasClient
+import LigasProtocol
+import LigasTestSupport
+import Testing
+
+/// The project's user units under a real `systemd --user` manager: socket activation,
+/// Type=notify readiness, the watchdog, idle exit with re-activation, and restarts under load.
+@Suite("User units under a real systemd --user manager", .serialized)
+struct UserManagerTests {
+    @Test("The first connection starts ligasd, and the Type=notify unit becomes active only once it is ready")
+    func socketActivationAndReadiness() async throws {
+        try await UserManager.run(serviceSettings: ["Environment=LIGASD_IDLE_EXIT=0"]) { manager in
+            #expect(try await manager.service("ActiveState") == "inactive")
+
+            let client = try await LigasClient.connect(socketPath: manager.socketPath)
+            defer { client.close() }
+            #expect(try await client.teams(league: "serie-a").value.count == 16)
+
+            #expect(try await manager.service("ActiveState") == "active")
+            #expect(try await manager.service("StatusText") == "serving on the activated socket")
+            #expect(Int(try await manager.service("MainPID")) ?? 0 > 0)
+        }
+    }
+
+    @Test("With WatchdogSec=, ligasd keeps pinging the watchdog")
+    func watchdog() async throws {
+        try await UserManager.run(serviceSettings: ["WatchdogSec=1", "Environment=LIGASD_IDLE_EXIT=0"]) { manager in
+            try await LigasClient.connect(socketPath: manager.socketPath).ping()
+            let first = try await manager.service("WatchdogTimestampMonotonic")
+            try await Wait.until("a second watchdog ping") { try await manager.service("WatchdogTimestampMonotonic") != first }
+            #expect(try await manager.service("NRestarts") == "0")
+            #expect(try await manager.service("ActiveState") == "active")
+        }
+    }
+
+    @Test("Idle exit and re-activation: clients connecting at random moments over many exit cycles never fail")
+    func idleExitRace() async throws {
+        try await UserManager.run(serviceSettings: ["Environment=LIGASD_IDLE_EXIT=0.1"]) { manager in
+            var generator = SplitMix(seed: 2026)
+            var pids = Set<String>()
+            var failures: [String] = []
+            for _ in 0..<60 {
+                // Random moments around the 0.1 s idle exit: before, during and after it.
+                try await Task.sleep(for: .milliseconds(Int(generator.next() % 250)))
+                do {
+                    let client = try await LigasClient.connect(socketPath: manager.socketPath)
+                    try await client.ping()
+                    client.close()
+                } catch {
+                    failures.append("\(error)")
+                }
+                pids.insert(try await manager.service("InvocationID"))
+            }
+            #expect(failures == [])
+            #expect(pids.count > 5, "ligasd exited and was re-activated several times")
+        }
+    }
+
+    @Test("A restart while clients are running: every request succeeds, retrying once where ligasd said it was stopping")
+    func restartUnderLoad() async throws {
+        try await UserManager.run(serviceSettings: ["Environment=LIGASD_IDLE_EXIT=0"]) { manager in
+            let path = manager.socketPath
+            try await LigasClient.connect(socketPath: path).ping()
+            let firstInvocation = try await manager.service("InvocationID")
+            let completed = Counter()
+            let outcome = try await withThrowingTaskGroup(of: (failed: [String], retried: Int).self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        var failed: [String] = [], retried = 0
+                        for _ in 0..<40 {
+                            defer { completed.add(1) }
+                            switch await Self.teamsWithOneRetry(path) {
+                            case .ok: break
+                            case .retried: retried += 1
+                            case .failed(let why): failed.append(why)
+                            }
+                        }
+                        return (failed, retried)
+                    }
+                }
+                // Three restarts spread over the run, each once the clients have made progress.
+                for milestone in [60, 140, 220] {
+                    try await Wait.until("\(milestone) requests") { completed.total >= milestone }
+                    try await manager.systemctl("restart", "ligasd.service")
+                }
+                return try await group.reduce((failed: [String](), retried: 0)) { (failed: $0.failed + $1.failed, retried: $0.retried + $1.retried) }
+            }
+            #expect(try await manager.service("InvocationID") != firstInvocation, "ligasd really was restarted")
+            #expect(outcome.failed == [], "\((try? String(contentsOf: manager.daemonLog, encoding: .utf8)) ?? "")")
+            #expect(try await manager.service("ActiveState") == "active")
+        }
+    }
+
+    enum Attempt: Equatable { case ok, retried, failed(String) }
+
+    /// A fresh connection per request, as a shell tool would; `shuttingDown` or a connection
+    /// closed by a stopping daemon is retried once on a new connection (the protocol's advice).
+    static func teamsWithOneRetry(_ path: String) async -> Attempt {
+        var reasons: [String] = []
+        for attempt in 0..<2 {
+            do {
+                let client = try await LigasClient.connect(socketPath: path)
+                defer { client.close() }
+                guard try await client.teams(league: "serie-a").value.count == 16 else { return .failed("wrong answer") }
+                return attempt == 0 ? .ok : .retried
+            } catch ClientError.server(let body) where body.code == .shuttingDown {
+                reasons.append("shuttingDown")
+            } catch ClientError.connectionClosed {
+                reasons.append("connectionClosed")
+            } catch {
+                return .failed("\(error)")
+            }
+        }
+        return .failed("still stopping after a retry: \(reasons)")
+    }
+}
+
+/// A tiny seeded generator, so the "random moments" are the same on every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,77 @@
+import Dispatch
+import Foundation
+import Glibc
+
+/// Processes started with posix_spawn and reaped with waitpid on a Dispatch thread.
+///
+/// Foundation's `Process` sometimes never notices a child's exit when other children (a
+/// `systemd --user` manager) are around, leaving it a zombie and `isRunning` true forever.
+public final class SpawnedProcess: Sendable {
+    public let pid: pid_t
+    private let exit = Gate()
+    private let status = Counter()
+
+    init(pid: pid_t) {
+        self.pid = pid
+        DispatchQueue.global().async { [exit, status] in
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
+            status.add(Int((raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)))
+            exit.open()
+        }
+    }
+
+    /// Waits for the exit; returns the exit status (128 + signal when killed).
+    public func waitForExit() async -> Int32 {
+        await exit.wait()
+        return Int32(status.total)
+    }
+
+    public var hasExited: Bool { exit.isOpen }
+
+    /// SIGTERM, then SIGKILL if it is still there after `grace`.
+    public func terminate(grace: Duration = .seconds(10)) async {
+        kill(pid, SIGTERM)
+        let deadline = ContinuousClock.now + grace
+        while !hasExited, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        if !hasExited { kill(pid, SIGKILL) }
+        _ = await waitForExit()
+    }
+}
+
+public enum Spawn {
+    /// Starts `path` with `arguments`; stdout and stderr go to `output` (or /dev/null).
+    public static func start(
+        _ path: String, _ arguments: [String], environment: [String: String], output: URL? = nil
+    ) throws -> SpawnedProcess {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output?.path ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw SpawnError(path: path, errno: spawned) }
+        return SpawnedProcess(pid: pid)
+    }
+
+    /// Runs a short command to completion; returns its exit status.
+    public static func run(
+        _ path: String, _ arguments: [String], environment: [String: String], output: URL? = nil
+    ) async throws -> Int32 {
+        try await start(path, arguments, environment: environment, output: output).waitForExit()
+    }
+
+    public struct SpawnError: Error, CustomStringConvertible {
+        public let path: String
+        public let errno: Int32
+        public var description: String { "cannot run \(path): \(String(cString: strerror(errno)))" }
+    }
+}

@@ -109,7 +109,7 @@ public enum Daemon {
         timer.schedule(deadline: .now(), repeating: .nanoseconds(max(nanoseconds, 1_000_000)))
         timer.setEventHandler { try? notifier.watchdog() }
         timer.resume()
-        logger.debug("watchdog enabled", metadata: ["interval-us": "\(interval.components.seconds * 1_000_000)"])
+        logger.debug("watchdog enabled", metadata: ["interval-us": "\(nanoseconds * 2 / 1000)"])
         return timer
     }
 }

@@ -23,18 +23,27 @@ final class ChildProcess: @unchecked Sendable {
     let errorLog: URL
     let standardOutput = Pipe()
 
-    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], errorLog: URL? = nil) throws {
+    /// What the test process's environment may hold for itself, never for a child: the systemd
+    /// variables (unit tests of LigasSystemd set them while these tests run) and terminal preferences.
+    static let inheritedVariablesRemoved = [
+        "NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC", "WATCHDOG_PID", "NO_COLOR",
+    ]
+
+    init(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], errorLog: URL? = nil,
+        standardInput: FileHandle? = nil
+    ) throws {
         self.errorLog = errorLog ?? FileManager.default.temporaryDirectory.appendingPathComponent("ligas-child-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: self.errorLog.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: self.errorLog.path, contents: nil)
         process.executableURL = executable
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
-        merged.removeValue(forKey: "NOTIFY_SOCKET")
-        merged.removeValue(forKey: "LISTEN_FDS")
+        for name in Self.inheritedVariablesRemoved { merged.removeValue(forKey: name) }
         merged.merge(environment) { $1 }
         process.environment = merged
         process.standardError = try FileHandle(forWritingTo: self.errorLog)
         process.standardOutput = standardOutput
+        if let standardInput { process.standardInput = standardInput }
         try process.run()
     }
 
@@ -80,15 +89,19 @@ final class RunningDaemon: @unchecked Sendable {
     var socketPath: String { directory.url.appendingPathComponent("ligasd.sock").path }
     var cachePath: String { directory.url.appendingPathComponent("cache.sqlite").path }
 
+    /// Logs to stderr (the file `errorLog`) unless `extra` names another `--log-target`.
     init(remote: URL, directory: TemporaryDirectory = TemporaryDirectory(), extra: [String] = [], environment: [String: String] = [:]) async throws {
         self.directory = directory
         let socket = directory.url.appendingPathComponent("ligasd.sock").path
+        let logTarget = extra.contains("--log-target") ? [] : ["--log-target", "stderr"]
         child = try ChildProcess(Binaries.url("ligasd"), [
             "--socket", socket, "--remote", remote.absoluteString,
-            "--cache", directory.url.appendingPathComponent("cache.sqlite").path, "--log-target", "stderr",
-        ] + extra, environment: environment, errorLog: directory.url.appendingPathComponent("ligasd.log"))
+            "--cache", directory.url.appendingPathComponent("cache.sqlite").path,
+        ] + logTarget + extra, environment: environment, errorLog: directory.url.appendingPathComponent("ligasd.log"))
         try await Self.waitUntilServing(socket, child: child)
     }
+
+    var pid: Int32 { child.pid }
 
     static func waitUntilServing(_ path: String, child: ChildProcess) async throws {
         for _ in 0..<2000 {

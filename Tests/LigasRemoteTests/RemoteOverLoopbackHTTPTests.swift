@@ -22,8 +22,8 @@ struct RemoteOverLoopbackHTTPTests {
         let catalog = RemoteCatalog(sources: [RemoteSource(dataSource: .ligasREST, baseURL: server.baseURL)])
         let loader = RemoteFeedLoader<String, [Team]>(
             client: client, maxBodyBytes: maxBodyBytes,
-            request: { try catalog.request(\.teams, id: $0, from: .ligasREST) },
-            map: { try $1.contract.mapper.teams(from: $0, in: $1.context) })
+            request: { try catalog.request(.teams, id: $0, from: .ligasREST) },
+            map: { data, request in try request.contract.mapper.teams(from: data, in: request.context) })
         let outcome = await asyncResult { try await body(loader, server) }
         try await client.shutdown()
         try await server.shutdown()

@@ -1,5 +1,6 @@
 import Foundation
 import LigasSystemd
+import LigasTestSupport
 import Logging
 import Testing
 
@@ -101,7 +102,7 @@ extension ProcessWideStateTests {
         @Test(
             "writes the entry to stderr instead when journald has gone away",
             .enabled(if: !Journald.isAcceptingEntries(), "a journald is running; this test needs none"))
-        func fallsBackToStderr() throws {
+        func fallsBackToStderr() async throws {
             let stderr = try CapturePipe()
             let logger = Logger(label: "ligasd.test") { [identifier] _ in
                 JournaldLogHandler(syslogIdentifier: identifier, fallbackFileDescriptor: stderr.writeEnd)
@@ -109,7 +110,7 @@ extension ProcessWideStateTests {
 
             // A socket left behind by a stopped journald refuses the entry (ECONNREFUSED). (With no
             // socket at all, libsystemd drops entries silently by design; `LogTarget.auto` picks stderr then.)
-            try Journald.withStaleSocket {
+            try await Journald.withStaleSocket {
                 logger.error("Journal gone", metadata: ["method": "leagues", "MESSAGE_ID": "\(LigasMessageID.clientProtocolError.hex)"])
             }
 

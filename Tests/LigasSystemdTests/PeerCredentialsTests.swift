@@ -1,5 +1,6 @@
 import Foundation
 import LigasSystemd
+import LigasTestSupport
 import Testing
 
 struct PeerCredentialsTests {

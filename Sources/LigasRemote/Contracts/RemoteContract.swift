@@ -10,6 +10,19 @@ public struct EndpointTable: Sendable {
     /// The header that carries the API key, when one is configured.
     public var apiKeyHeader: String
 
+    /// The feeds an endpoint table lists.
+    public enum Feed: Sendable {
+        case teams, players, matches
+    }
+
+    public func path(of feed: Feed, id: String) -> String? {
+        switch feed {
+        case .teams: teams(id)
+        case .players: players(id)
+        case .matches: matches(id)
+        }
+    }
+
     public init(
         teams: @escaping @Sendable (String) -> String?,
         players: @escaping @Sendable (String) -> String?,

@@ -23,7 +23,7 @@ public struct RemoteCatalog: Sendable {
     public var configuredSources: [RemoteSource] { Array(sources.values) }
 
     public func request(
-        _ feed: KeyPath<EndpointTable, @Sendable (String) -> String?>, id: String, from dataSource: DataSource
+        _ feed: EndpointTable.Feed, id: String, from dataSource: DataSource
     ) throws -> RemoteRequest {
         guard let contract = contracts[dataSource] else {
             throw LigasError.notFound("no contract for data source \(dataSource)")
@@ -32,7 +32,7 @@ public struct RemoteCatalog: Sendable {
             throw LigasError.connectivity("data source \(dataSource) has no configured base URL")
         }
         guard RemoteID.isSafe(id) else { throw LigasError.notFound("invalid id '\(id)'") }
-        guard let path = contract.endpoints[keyPath: feed](id),
+        guard let path = contract.endpoints.path(of: feed, id: id),
               let url = URL(string: path, relativeTo: source.baseURL)?.absoluteURL
         else { throw LigasError.notFound("\(dataSource) does not provide this feed") }
         var headers: [String: String] = ["Accept": "application/json"]

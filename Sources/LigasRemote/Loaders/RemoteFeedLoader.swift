@@ -44,44 +44,46 @@ enum RemoteStatus {
     }
 }
 
-extension RemoteFeedLoader where Key == String, Resource == [Team] {
-    /// Teams of a league, from whichever data source serves that league.
-    public static func teams(
+extension RemoteFeedLoader where Key == String {
+    /// A feed keyed by a league or team id, from whichever data source serves that id:
+    /// `endpoint` picks the path from the source's endpoint table, `map` its mapper's method.
+    public static func feed(
+        _ endpoint: EndpointTable.Feed,
         client: any HTTPClient, catalog: RemoteCatalog,
-        dataSourceOfLeague: @escaping @Sendable (String) async -> DataSource
+        dataSourceOf: @escaping @Sendable (String) async -> DataSource,
+        map: @escaping @Sendable (any PayloadMapper, Data, MappingContext) throws -> Resource
     ) -> Self {
-        Self(client: client, request: { league in
-            try catalog.request(\.teams, id: league, from: await dataSourceOfLeague(league))
+        Self(client: client, request: { id in
+            try catalog.request(endpoint, id: id, from: await dataSourceOf(id))
         }, map: { data, request in
-            try request.contract.mapper.teams(from: data, in: request.context)
+            try map(request.contract.mapper, data, request.context)
         })
+    }
+}
+
+extension RemoteFeedLoader where Key == String, Resource == [Team] {
+    /// Teams of a league.
+    public static func teams(
+        client: any HTTPClient, catalog: RemoteCatalog, dataSourceOfLeague: @escaping @Sendable (String) async -> DataSource
+    ) -> Self {
+        feed(.teams, client: client, catalog: catalog, dataSourceOf: dataSourceOfLeague) { try $0.teams(from: $1, in: $2) }
     }
 }
 
 extension RemoteFeedLoader where Key == String, Resource == [Player] {
-    /// Players of a team, from whichever data source serves that team.
+    /// Players of a team.
     public static func players(
-        client: any HTTPClient, catalog: RemoteCatalog,
-        dataSourceOfTeam: @escaping @Sendable (String) async -> DataSource
+        client: any HTTPClient, catalog: RemoteCatalog, dataSourceOfTeam: @escaping @Sendable (String) async -> DataSource
     ) -> Self {
-        Self(client: client, request: { team in
-            try catalog.request(\.players, id: team, from: await dataSourceOfTeam(team))
-        }, map: { data, request in
-            try request.contract.mapper.players(from: data, in: request.context)
-        })
+        feed(.players, client: client, catalog: catalog, dataSourceOf: dataSourceOfTeam) { try $0.players(from: $1, in: $2) }
     }
 }
 
 extension RemoteFeedLoader where Key == String, Resource == Matches {
-    /// Matches of a league, from whichever data source serves that league.
+    /// Matches of a league.
     public static func matches(
-        client: any HTTPClient, catalog: RemoteCatalog,
-        dataSourceOfLeague: @escaping @Sendable (String) async -> DataSource
+        client: any HTTPClient, catalog: RemoteCatalog, dataSourceOfLeague: @escaping @Sendable (String) async -> DataSource
     ) -> Self {
-        Self(client: client, request: { league in
-            try catalog.request(\.matches, id: league, from: await dataSourceOfLeague(league))
-        }, map: { data, request in
-            try request.contract.mapper.matches(from: data, in: request.context)
-        })
+        feed(.matches, client: client, catalog: catalog, dataSourceOf: dataSourceOfLeague) { try $0.matches(from: $1, in: $2) }
     }
 }

@@ -1,13 +1,16 @@
 import Foundation
 
-struct TimedOut: Error, CustomStringConvertible {
-    let description: String
+public struct TimedOut: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) { self.description = description }
 }
 
 /// Polls `condition` until it returns a value, for at most `timeout`; throws `TimedOut` after that.
 /// For things that happen in another process (journald storing an entry, a socket appearing).
+/// The bound only stops a hung test: it is never what a test asserts.
 @discardableResult
-func poll<T>(
+public func poll<T>(
     _ what: String, timeout: Duration = .seconds(10), every interval: Duration = .milliseconds(50),
     _ condition: () throws -> T?
 ) async throws -> T {

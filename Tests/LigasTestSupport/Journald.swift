@@ -1,5 +1,4 @@
 import Foundation
-import LigasSystemd
 
 /// A journald for the tests. Uses the one already running; otherwise starts a standalone
 /// `systemd-journald` (systemd is not PID 1 here, but journald runs on its own, see
@@ -10,29 +9,39 @@ import LigasSystemd
 /// was stopped leaves its socket files behind. So after stopping ours, the socket files it created
 /// are removed again, leaving /run/systemd/journal as it was found. The entries it stored stay in
 /// /run/log/journal (volatile), for looking at after a failed run.
-actor Journald {
-    static let shared = Journald()
-    static let socketDirectory = "/run/systemd/journal"
+///
+/// One instance serves every test target of the test process (the unit tests of LigasSystemd and
+/// the end-to-end tests of ligasd), so tests in different targets that run at the same time share
+/// one journald, and a test that needs journald *gone* (`withStaleSocket`) waits until no test holds
+/// it, while tests that need it wait for that one to finish.
+public actor Journald {
+    public static let shared = Journald()
+    public static let socketDirectory = "/run/systemd/journal"
+    /// Where `sd_journal_sendv` sends entries (libsystemd's fixed path).
+    public static let socketPath = "/run/systemd/journal/socket"
     static let executable = "/lib/systemd/systemd-journald"
 
     private var holders = 0
+    private var staleSocketHeld = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
     private var started: (process: Process, entriesBefore: Set<String>?)?
 
     /// Runs `body` with a journald accepting entries.
-    static func withRunning<T>(_ body: () async throws -> T) async throws -> T {
+    public static func withRunning<T>(_ body: () async throws -> T) async throws -> T {
         try await shared.acquire()
-        let result = await asyncResultOf(body)
+        let result = await asyncResult(body)
         await shared.release()
         return try result.get()
     }
 
     private func acquire() async throws {
+        while staleSocketHeld { await waitForTurn() }
         holders += 1
         guard started == nil, !Self.isAcceptingEntries() else { return }
         do {
             try startStandalone()
         } catch {
-            holders -= 1
+            release()
             throw error
         }
     }
@@ -52,7 +61,7 @@ actor Journald {
         while !Self.isAcceptingEntries() {
             guard process.isRunning, ContinuousClock.now < deadline else {
                 stopStandalone()
-                throw TimedOut(description: "systemd-journald did not open \(LogTarget.journalSocketPath)")
+                throw TimedOut(description: "systemd-journald did not open \(Self.socketPath)")
             }
             usleep(20_000)
         }
@@ -60,7 +69,20 @@ actor Journald {
 
     private func release() {
         holders -= 1
-        if holders == 0 { stopStandalone() }
+        if holders == 0 {
+            stopStandalone()
+            wakeWaiters()
+        }
+    }
+
+    private func waitForTurn() async {
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func wakeWaiters() {
+        let waiters = waiting
+        waiting = []
+        waiters.forEach { $0.resume() }
     }
 
     private func stopStandalone() {
@@ -88,19 +110,37 @@ actor Journald {
     }
 
     /// Runs `body` while journald's socket exists but nobody is bound to it, as after journald
-    /// stopped, then puts things back. Only for a serialized test, while no journald runs.
-    static func withStaleSocket<T>(_ body: () throws -> T) throws -> T {
-        guard !isAcceptingEntries() else { throw TimedOut(description: "a journald is running; cannot make its socket stale") }
+    /// stopped, then puts things back. Waits until no test holds a journald (`withRunning`), and
+    /// holds off those until `body` is done; throws if a journald this process did not start runs.
+    public static func withStaleSocket<T>(_ body: () throws -> T) async throws -> T {
+        try await shared.acquireStaleSocket()
+        let result = Result { try makingSocketStale(body) }
+        await shared.releaseStaleSocket()
+        return try result.get()
+    }
+
+    private func acquireStaleSocket() async throws {
+        while staleSocketHeld || holders > 0 { await waitForTurn() }
+        guard !Self.isAcceptingEntries() else { throw TimedOut(description: "a journald is running; cannot make its socket stale") }
+        staleSocketHeld = true
+    }
+
+    private func releaseStaleSocket() {
+        staleSocketHeld = false
+        wakeWaiters()
+    }
+
+    private static func makingSocketStale<T>(_ body: () throws -> T) throws -> T {
         let fileManager = FileManager.default
         let directoryExisted = fileManager.fileExists(atPath: socketDirectory)
-        let socketExisted = fileManager.fileExists(atPath: LogTarget.journalSocketPath)
+        let socketExisted = fileManager.fileExists(atPath: socketPath)
         try fileManager.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
         if !socketExisted {
-            try UnixSocket.datagram().bind(to: LogTarget.journalSocketPath)  // closed at once: stale
+            try UnixSocket.datagram().bind(to: socketPath)  // closed at once: stale
         }
         defer {
             if !isAcceptingEntries() {
-                if !socketExisted { try? fileManager.removeItem(atPath: LogTarget.journalSocketPath) }
+                if !socketExisted { try? fileManager.removeItem(atPath: socketPath) }
                 if !directoryExisted { try? fileManager.removeItem(atPath: socketDirectory) }
             }
         }
@@ -108,43 +148,57 @@ actor Journald {
     }
 
     /// journald's socket is a datagram socket: connect(2) succeeds only while someone is bound to it.
-    static func isAcceptingEntries() -> Bool {
+    public static func isAcceptingEntries() -> Bool {
         guard let probe = try? UnixSocket.datagram() else { return false }
-        return (try? probe.connect(to: LogTarget.journalSocketPath)) != nil
+        return (try? probe.connect(to: socketPath)) != nil
     }
-}
-
-private func asyncResultOf<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
-    do { return .success(try await body()) } catch { return .failure(error) }
 }
 
 /// One journal entry as `journalctl -o json` prints it: each field's value(s) as text. (A field
 /// that is not printable UTF-8 comes as an array of byte values, and a field set twice as an array
 /// of values; both are decoded here.)
-struct JournalRecord: Sendable {
-    let fields: [String: [String]]
+public struct JournalRecord: Sendable {
+    public let fields: [String: [String]]
 
-    subscript(field: String) -> String? { fields[field]?.first }
+    public init(fields: [String: [String]]) { self.fields = fields }
+
+    public subscript(field: String) -> String? { fields[field]?.first }
 }
 
-enum Journalctl {
+public enum Journalctl {
     /// The entries logged under `identifier`, once there are at least `count` of them (polled for
     /// up to 10 s: journald stores entries asynchronously).
     ///
     /// Plain `journalctl` finds them: a standalone journald stores into /run/log/journal/<machine-id>
     /// (volatile; /var/log/journal is empty here), which journalctl reads by default, as root, without
     /// `--directory` or `-m`. `--all` keeps long and unprintable values instead of eliding them.
-    static func entries(identifier: String, atLeast count: Int = 1) async throws -> [JournalRecord] {
-        try await poll("\(count) journal entries for \(identifier)") {
-            let records = try read(identifier: identifier)
-            return records.count >= count ? records : nil
+    public static func entries(identifier: String, atLeast count: Int = 1) async throws -> [JournalRecord] {
+        try await entries(matching: ["SYSLOG_IDENTIFIER=\(identifier)"], atLeast: count)
+    }
+
+    /// The entries matching every `FIELD=value` in `matches`, once `isComplete` says they are all
+    /// there (polled for up to `timeout`).
+    public static func entries(
+        matching matches: [String], timeout: Duration = .seconds(10), until isComplete: ([JournalRecord]) -> Bool
+    ) async throws -> [JournalRecord] {
+        try await poll("journal entries matching \(matches)", timeout: timeout) {
+            let records = try read(matching: matches)
+            return isComplete(records) ? records : nil
         }
     }
 
-    static func read(identifier: String) throws -> [JournalRecord] {
+    public static func entries(matching matches: [String], atLeast count: Int = 1) async throws -> [JournalRecord] {
+        try await entries(matching: matches) { $0.count >= count }
+    }
+
+    public static func read(identifier: String) throws -> [JournalRecord] {
+        try read(matching: ["SYSLOG_IDENTIFIER=\(identifier)"])
+    }
+
+    public static func read(matching matches: [String]) throws -> [JournalRecord] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/journalctl")
-        process.arguments = ["-o", "json", "--all", "--no-pager", "-q", "SYSLOG_IDENTIFIER=\(identifier)"]
+        process.arguments = ["-o", "json", "--all", "--no-pager", "-q"] + matches
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

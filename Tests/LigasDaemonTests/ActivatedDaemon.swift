@@ -1,0 +1,165 @@
+import Foundation
+import Glibc
+import LigasClient
+import LigasTestSupport
+
+/// The service manager's end of `NOTIFY_SOCKET`: an AF_UNIX datagram socket the test binds, which
+/// keeps every `sd_notify` message ligasd sends, in order.
+final class NotifySocket: @unchecked Sendable {
+    let path: String
+    private let socket: UnixSocket
+    private let received = Locked<[String]>([])
+
+    init(path: String) throws {
+        self.path = path
+        socket = try UnixSocket.datagram()
+        try socket.bind(to: path)
+    }
+
+    /// Every message so far (each is one datagram of newline-separated assignments).
+    func messages() throws -> [String] {
+        let new = try socket.receivedDatagrams()
+        return received.withLockedValue {
+            $0 += new
+            return $0
+        }
+    }
+
+    /// Every assignment so far, in order: "READY=1", "STATUS=…", "WATCHDOG=1", ….
+    func assignments() throws -> [String] {
+        try messages().flatMap { $0.split(separator: "\n").map(String.init) }
+    }
+
+    /// Waits (bounded) until the assignments so far satisfy `condition`; returns them.
+    @discardableResult
+    func waitFor(_ what: String, timeout: Duration = .seconds(20), _ condition: @escaping ([String]) -> Bool) async throws -> [String] {
+        try await poll(what, timeout: timeout, every: .milliseconds(10)) {
+            let assignments = try assignments()
+            return condition(assignments) ? assignments : nil
+        }
+    }
+}
+
+/// `systemd-socket-activate -l <dir>/ligasd.sock --fdname=ligasd -E … ligasd`: the real tool holds
+/// the listening socket and, on the first connection, execs ligasd with it as fd 3 (so ligasd's pid is
+/// the tool's). Its environment is only what `-E` passes (plus PATH, HOME, USER, TERM): nothing of the
+/// test process leaks in. `NOTIFY_SOCKET` points at `notify`, bound before the tool starts.
+final class ActivatedDaemon: @unchecked Sendable {
+    let directory = TemporaryDirectory()
+    let notify: NotifySocket
+    let process: ChildProcess
+    var socketPath: String { directory.url.appendingPathComponent("ligasd.sock").path }
+    var cachePath: String { directory.url.appendingPathComponent("cache.sqlite").path }
+    /// ligasd's pid once activated (systemd-socket-activate execs it, keeping its pid).
+    var pid: Int32 { process.pid }
+
+    static let tool = "/usr/bin/systemd-socket-activate"
+
+    /// - Parameter watchdogPIDIsOwn: also pass `WATCHDOG_PID` set to ligasd's pid. That pid is the
+    ///   tool's, known before the tool starts only to a shell that then execs it: `$$`.
+    init(remote: URL, environment: [String: String] = [:], watchdogPIDIsOwn: Bool = false) throws {
+        notify = try NotifySocket(path: directory.url.appendingPathComponent("notify").path)
+        let settings = [
+            "LIGASD_REMOTE": remote.absoluteString, "LIGASD_CACHE": directory.url.appendingPathComponent("cache.sqlite").path,
+            "LIGASD_LOG_TARGET": "stderr", "LIGASD_LOG_LEVEL": "debug", "NOTIFY_SOCKET": notify.path,
+        ].merging(environment) { $1 }
+        let arguments = ["--listen=\(directory.url.appendingPathComponent("ligasd.sock").path)", "--fdname=ligasd"]
+            + settings.sorted { $0.key < $1.key }.map { "--setenv=\($0.key)=\($0.value)" }
+            + (watchdogPIDIsOwn ? ["--setenv=WATCHDOG_PID"] : [])  // no value: the tool passes on its own
+            + [Binaries.url("ligasd").path]
+        let log = directory.url.appendingPathComponent("ligasd.log")
+        if watchdogPIDIsOwn {
+            process = try ChildProcess(
+                URL(fileURLWithPath: "/bin/sh"), ["-c", "WATCHDOG_PID=$$; export WATCHDOG_PID; exec \"$0\" \"$@\"", Self.tool] + arguments,
+                errorLog: log)
+        } else {
+            process = try ChildProcess(URL(fileURLWithPath: Self.tool), arguments, errorLog: log)
+        }
+    }
+
+    /// Connects (bounded). The first connection is what makes the tool exec ligasd; a connect that
+    /// comes before the tool listens is refused and retried, which activates nothing.
+    func client() async throws -> LigasClient {
+        let path = socketPath
+        let deadline = ContinuousClock.now + .seconds(20)
+        while true {
+            do {
+                return try await within(.seconds(20), "the hello exchange with the activated ligasd") {
+                    try await LigasClient.connect(socketPath: path)
+                }
+            } catch ClientError.daemonUnreachable(let path, let reason) {
+                guard process.process.isRunning, ContinuousClock.now < deadline else {
+                    throw TestFailure("\(path) never accepted (\(reason)); the tool and ligasd printed:\n\(log)")
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+    }
+
+    /// What systemd-socket-activate and ligasd wrote to stderr.
+    var log: String { process.errorOutput }
+
+    func stop() async {
+        await process.stop()
+    }
+
+    /// Runs `body` with an activated daemon (not yet activated: `body` connects), then stops it.
+    static func run(
+        remote: URL, environment: [String: String] = [:], watchdogPIDIsOwn: Bool = false,
+        _ body: (ActivatedDaemon) async throws -> Void
+    ) async throws {
+        let daemon = try ActivatedDaemon(remote: remote, environment: environment, watchdogPIDIsOwn: watchdogPIDIsOwn)
+        let outcome = await asyncResult { try await body(daemon) }
+        await daemon.stop()
+        try outcome.get()
+    }
+}
+
+/// Runs `body`, giving up after `timeout` with `TimedOut` (the bound stops a hung test; it is never
+/// what a test asserts). `body` is cancelled then, and left to finish on its own.
+func within<T: Sendable>(
+    _ timeout: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let outcome = Locked<CheckedContinuation<T, any Error>?>(nil)
+    let resume: @Sendable (Result<T, any Error>) -> Bool = { result in
+        guard let continuation = outcome.withLockedValue({ box -> CheckedContinuation<T, any Error>? in
+            defer { box = nil }
+            return box
+        }) else { return false }
+        continuation.resume(with: result)
+        return true
+    }
+    let work = Locked<Task<Void, Never>?>(nil)
+    let timer = Locked<Task<Void, Never>?>(nil)
+    return try await withCheckedThrowingContinuation { continuation in
+        outcome.withLockedValue { $0 = continuation }
+        work.withLockedValue {
+            $0 = Task {
+                let result = await asyncResult(body)
+                if resume(result) { timer.withLockedValue { $0?.cancel() } }
+            }
+        }
+        timer.withLockedValue {
+            $0 = Task {
+                try? await Task.sleep(for: timeout)
+                if resume(.failure(TimedOut(description: "timed out after \(timeout) waiting for \(what)"))) {
+                    work.withLockedValue { $0?.cancel() }
+                }
+            }
+        }
+    }
+}
+
+/// A value shared between tasks, behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLockedValue<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

@@ -1,0 +1,289 @@
+import Foundation
+import Glibc
+import LigasSampleData
+import LigasTestSupport
+import Testing
+
+/// The real `ligas-client` binary against the real ligasd: output, `--json` shapes, exit codes,
+/// image files and pipes, terminals (through `script`, which gives it a pty), and Ctrl-C.
+@Suite("ligas-client command line")
+struct ClientCommandTests {
+    static let sample = BundledSampleData.baseURL
+    static var emelecLogo: Data {
+        get throws { try Data(contentsOf: sample.appendingPathComponent("images/teams/emelec.png")) }
+    }
+
+    /// Runs the tests against a daemon serving the sample data over a loopback HTTP remote.
+    static func withDaemon(_ body: (RunningDaemon) async throws -> Void) async throws {
+        let server = try await LoopbackHTTPServer.start { _ in .file(root: sample) }
+        let daemon = try await RunningDaemon(remote: server.baseURL)
+        let outcome = await asyncResult { try await body(daemon) }
+        _ = await daemon.stop()
+        try await server.shutdown()
+        try outcome.get()
+    }
+
+    // MARK: - Data and daemon commands
+
+    @Test("leagues, teams, players, matches, status, describe and ping exit 0 with readable output")
+    func commandsAsTables() async throws {
+        try await Self.withDaemon { daemon in
+            let leagues = try await CommandRun.client(["leagues"], socket: daemon.socketPath)
+            #expect(leagues.status == 0, "\(leagues.errorOutput)")
+            #expect(leagues.lines.first?.split(separator: " ", omittingEmptySubsequences: true) == ["ID", "NAME", "SOURCE"])
+            #expect(leagues.lines.contains { $0.hasPrefix("serie-a ") } && leagues.lines.contains { $0.hasPrefix("serie-b ") })
+            #expect(!leagues.text.contains("\u{1B}"), "no colour on a pipe")
+            #expect(leagues.errorOutput.contains("(2 from"))
+
+            let teams = try await CommandRun.client(["teams", "serie-a"], socket: daemon.socketPath)
+            #expect(teams.status == 0, "\(teams.errorOutput)")
+            #expect(teams.lines.count == 1 + 16)
+            #expect(teams.lines.contains { $0.split(separator: " ", omittingEmptySubsequences: true) == ["emelec", "Emelec"] })
+            #expect(teams.errorOutput.contains("(16 from remote)"))
+
+            let players = try await CommandRun.client(["players", "emelec"], socket: daemon.socketPath)
+            #expect(players.status == 0, "\(players.errorOutput)")
+            #expect(players.lines.first?.split(separator: " ", omittingEmptySubsequences: true) == ["#", "NAME", "POSITION", "NATIONALITY", "ID"])
+            #expect(players.lines.count == 1 + 23)
+
+            let matches = try await CommandRun.client(["matches", "serie-a", "--team", "emelec", "--previous"], socket: daemon.socketPath)
+            #expect(matches.status == 0, "\(matches.errorOutput)")
+            #expect(matches.lines.count == 1 + 4)
+            #expect(matches.lines.dropFirst().allSatisfy { $0.contains("Emelec") && ($0.hasSuffix("draw") || $0.contains("won by ")) })
+            #expect(!matches.text.contains("upcoming"))
+
+            let status = try await CommandRun.client(["status"], socket: daemon.socketPath)
+            #expect(status.status == 0, "\(status.errorOutput)")
+            #expect(status.lines.contains { $0.hasPrefix("version ") })
+            let served = status.lines.first { $0.hasPrefix("requests served") }?.split(separator: " ").last.flatMap { Int($0) }
+            #expect((served ?? 0) >= 4)
+
+            let describe = try await CommandRun.client(["describe"], socket: daemon.socketPath)
+            #expect(describe.status == 0, "\(describe.errorOutput)")
+            let interface = try #require(try describe.jsonObject())
+            #expect((interface["methods"] as? [Any])?.isEmpty == false)
+
+            let ping = try await CommandRun.client(["ping"], socket: daemon.socketPath)
+            #expect(ping.status == 0, "\(ping.errorOutput)")
+            #expect(ping.text.hasPrefix("pong in ") && ping.text.hasSuffix(" µs\n"))
+        }
+    }
+
+    @Test("--json prints the documented shapes: {source, value} for data, the status and ping fields")
+    func commandsAsJSON() async throws {
+        try await Self.withDaemon { daemon in
+            let leagues = try #require(try await CommandRun.client(["leagues", "--json"], socket: daemon.socketPath).jsonObject())
+            #expect(leagues["source"] is String)
+            let leagueValues = try #require(leagues["value"] as? [[String: Any]])
+            #expect(leagueValues.compactMap { $0["id"] as? String } == ["serie-a", "serie-b"])
+            #expect(leagueValues.allSatisfy { $0["name"] is String && $0["logoURL"] is String && $0["dataSource"] is String })
+
+            let teams = try #require(try await CommandRun.client(["teams", "serie-a", "--json"], socket: daemon.socketPath).jsonObject())
+            #expect(teams["source"] as? String == "remote")
+            let teamValues = try #require(teams["value"] as? [[String: Any]])
+            #expect(teamValues.count == 16)
+            #expect(teamValues.contains { $0["id"] as? String == "emelec" && $0["name"] as? String == "Emelec" })
+            let cached = try #require(try await CommandRun.client(["teams", "serie-a", "--json"], socket: daemon.socketPath).jsonObject())
+            #expect(cached["source"] as? String == "cache")
+
+            let players = try #require(try await CommandRun.client(["players", "emelec", "--json"], socket: daemon.socketPath).jsonObject())
+            let playerValues = try #require(players["value"] as? [[String: Any]])
+            #expect(playerValues.count == 23)
+            #expect(playerValues.allSatisfy { ["coach", "goalkeeper", "defender", "midfielder", "forward"].contains($0["position"] as? String ?? "") })
+
+            let matches = try #require(
+                try await CommandRun.client(["matches", "serie-a", "--team", "emelec", "--previous", "--json"], socket: daemon.socketPath).jsonObject())
+            #expect(matches["source"] is String)
+            let matchValue = try #require(matches["value"] as? [String: Any])
+            let previous = try #require(matchValue["previous"] as? [[String: Any]])
+            #expect(previous.count == 4)
+            #expect((matchValue["upcoming"] as? [Any])?.isEmpty == true)
+            // Dates in ISO 8601 UTC.
+            #expect(previous.allSatisfy { ($0["date"] as? String).flatMap { try? Date.ISO8601FormatStyle().parse($0) } != nil })
+
+            let status = try #require(try await CommandRun.client(["status", "--json"], socket: daemon.socketPath).jsonObject())
+            #expect(status["version"] is String)
+            #expect((status["requestsServed"] as? Int ?? 0) >= 5)
+
+            let ping = try #require(try await CommandRun.client(["ping", "--json"], socket: daemon.socketPath).jsonObject())
+            #expect(ping["roundTripMicroseconds"] is Int)
+        }
+    }
+
+    // MARK: - Exit codes
+
+    @Test("Exit 69 when nothing listens at the socket path: no file, or a stale socket file")
+    func daemonUnreachable() async throws {
+        let directory = TemporaryDirectory()
+        let missing = directory.url.appendingPathComponent("missing.sock").path
+        let stale = directory.url.appendingPathComponent("stale.sock").path
+        try UnixSocket.stream().bind(to: stale)  // closed at once: the file stays, with nobody listening
+        for path in [missing, stale] {
+            let run = try await CommandRun.client(["leagues"], socket: path)
+            #expect(run.status == 69, "\(path): \(run.errorOutput)")
+            #expect(run.errorOutput.contains("not reachable at \(path)"))
+            #expect(run.output.isEmpty)
+        }
+    }
+
+    @Test("Exit 2 for an unknown league, 3 for --offline with nothing cached, 64 for --refresh --offline")
+    func failureExitCodes() async throws {
+        try await Self.withDaemon { daemon in
+            let notFound = try await CommandRun.client(["teams", "nope"], socket: daemon.socketPath)
+            #expect(notFound.status == 2, "\(notFound.errorOutput)")
+            #expect(notFound.errorOutput.contains("notFound"))
+
+            let offline = try await CommandRun.client(["teams", "serie-a", "--offline"], socket: daemon.socketPath)
+            #expect(offline.status == 3, "\(offline.errorOutput)")
+            #expect(offline.errorOutput.contains("noCache"))
+
+            let usage = try await CommandRun.client(["teams", "serie-a", "--refresh", "--offline"], socket: daemon.socketPath)
+            #expect(usage.status == 64, "\(usage.errorOutput)")
+            #expect(usage.errorOutput.contains("--refresh and --offline exclude each other"))
+        }
+    }
+
+    // MARK: - Images
+
+    @Test("image -o FILE writes the PNG and leaves no FILE.part; with stdout a pipe the bytes go to stdout")
+    func imageToFileAndPipe() async throws {
+        try await Self.withDaemon { daemon in
+            let directory = TemporaryDirectory()
+            let file = directory.url.appendingPathComponent("emelec.png").path
+            let toFile = try await CommandRun.client(["image", "--team", "emelec", "-o", file], socket: daemon.socketPath)
+            #expect(toFile.status == 0, "\(toFile.errorOutput)")
+            let written = try #require(FileManager.default.contents(atPath: file))
+            #expect(written.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+            #expect(written == (try Self.emelecLogo))
+            #expect(!FileManager.default.fileExists(atPath: file + ".part"))
+            #expect(toFile.output.isEmpty)
+
+            let toPipe = try await CommandRun.client(["image", "--team", "emelec"], socket: daemon.socketPath)
+            #expect(toPipe.status == 0, "\(toPipe.errorOutput)")
+            #expect(toPipe.output == (try Self.emelecLogo))
+        }
+    }
+
+    @Test("image refuses to write to a terminal (exit 64) and asks the daemon nothing")
+    func imageRefusesTerminal() async throws {
+        try await Self.withDaemon { daemon in
+            let run = try await CommandRun.onTerminal([Binaries.url("ligas-client").path, "image", "--team", "emelec"], socket: daemon.socketPath)
+            #expect(run.status == 64, "\(run.text)")
+            #expect(run.text.contains("refusing to write image bytes to a terminal"))
+            #expect(!run.output.contains(Data([0x89, 0x50, 0x4E, 0x47])))
+            let status = try await CommandRun.client(["status", "--json"], socket: daemon.socketPath).jsonObject()
+            #expect(status?["requestsServed"] as? Int == 0)
+        }
+    }
+
+    @Test("A table on a terminal is bold, unless NO_COLOR is set")
+    func colourOnTerminal() async throws {
+        try await Self.withDaemon { daemon in
+            let client = Binaries.url("ligas-client").path
+            let coloured = try await CommandRun.onTerminal(["env", "-u", "NO_COLOR", client, "leagues"], socket: daemon.socketPath)
+            #expect(coloured.status == 0, "\(coloured.text)")
+            #expect(coloured.text.contains("\u{1B}[1mID"))
+            #expect(coloured.text.contains("serie-a"))
+
+            let plain = try await CommandRun.onTerminal(["env", "NO_COLOR=1", client, "leagues"], socket: daemon.socketPath)
+            #expect(plain.status == 0, "\(plain.text)")
+            #expect(!plain.text.contains("\u{1B}"))
+            #expect(plain.text.contains("serie-a"))
+        }
+    }
+
+    @Test("Ctrl-C during a download exits 130, leaves no file behind, and ligasd logs the stream as cancelled")
+    func interruptedDownload() async throws {
+        // The image never ends: one PNG-looking chunk at once, then a trickle, so the download is
+        // surely in progress when the signal comes, whatever the machine's speed.
+        let remote = try await TricklingHTTPServer.start(
+            root: Self.sample, first: Fixtures.pngImage(size: 8 * 1024), chunk: Data(repeating: 0xAB, count: 512))
+        let daemon = try await RunningDaemon(remote: remote.baseURL)
+        let outcome = await asyncResult {
+            let directory = TemporaryDirectory()
+            let file = directory.url.appendingPathComponent("emelec.png").path
+            let download = try ChildProcess(
+                Binaries.url("ligas-client"), ["image", "--team", "emelec", "-o", file],
+                environment: ["LIGAS_SOCKET": daemon.socketPath], standardInput: FileHandle.nullDevice)
+            defer { Task { await download.stop() } }
+            try await poll("\(file).part to fill", timeout: .seconds(20)) {
+                let size = (try? FileManager.default.attributesOfItem(atPath: file + ".part"))?[.size] as? Int ?? 0
+                if size == 0, !download.process.isRunning { throw TestFailure("ligas-client exited early: \(download.errorOutput)") }
+                return size > 0 ? true : nil
+            }
+            download.signal(SIGINT)
+            #expect(try await download.waitForExit() == 130, "\(download.errorOutput)")
+            #expect(!FileManager.default.fileExists(atPath: file))
+            #expect(!FileManager.default.fileExists(atPath: file + ".part"))
+            try await poll("ligasd to log the cancelled stream", timeout: .seconds(20)) {
+                daemon.child.errorOutput.contains("image stream cancelled") ? true : nil
+            }
+            #expect(!daemon.child.errorOutput.contains("image stream complete"))
+            // And it stopped fetching: the remote sees its trickle's client go away.
+            try await poll("ligasd to drop the remote download", timeout: .seconds(20)) {
+                remote.trickles.ended >= 1 ? true : nil
+            }
+        }
+        #expect(await daemon.stop() == 0)
+        try await remote.shutdown()
+        try outcome.get()
+    }
+
+    // MARK: - Shell completion
+
+    @Test("--generate-completion-script bash prints a script that knows the subcommands")
+    func completionScript() async throws {
+        let run = try await CommandRun.client(["--generate-completion-script", "bash"], socket: nil)
+        #expect(run.status == 0, "\(run.errorOutput)")
+        #expect(run.text.contains("teams"))
+        #expect(run.text.contains("image"))
+    }
+}
+
+/// One finished run of a command: exit status, stdout, stderr.
+struct CommandRun {
+    let status: Int32
+    let output: Data
+    let errorOutput: String
+
+    var text: String { String(decoding: output, as: UTF8.self) }
+    var lines: [String] { text.split(separator: "\n").map(String.init) }
+
+    func jsonObject() throws -> [String: Any]? {
+        try JSONSerialization.jsonObject(with: output) as? [String: Any]
+    }
+
+    /// `ligas-client ARGUMENTS` with stdout a pipe, stdin /dev/null, and `LIGAS_SOCKET` when given.
+    static func client(_ arguments: [String], socket: String?, environment: [String: String] = [:]) async throws -> CommandRun {
+        var environment = environment
+        if let socket { environment["LIGAS_SOCKET"] = socket }
+        return try await run(Binaries.url("ligas-client"), arguments, environment: environment)
+    }
+
+    /// `command` on a pseudo-terminal, which util-linux `script` gives it: stdout and stderr are both
+    /// the terminal, and both come back in `output`. `script -e` exits with the command's status.
+    static func onTerminal(_ command: [String], socket: String) async throws -> CommandRun {
+        let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        return try await run(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-q", "-e", "-c", quoted, "/dev/null"], environment: ["LIGAS_SOCKET": socket])
+    }
+
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String]) async throws -> CommandRun {
+        let child = try ChildProcess(executable, arguments, environment: environment, standardInput: FileHandle.nullDevice)
+        // Read stdout while the child runs (a full pipe would block it), off the cooperative pool.
+        let reader = Task {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(returning: child.output) }
+            }
+        }
+        let status: Int32
+        do {
+            status = try await child.waitForExit()
+        } catch {
+            await child.stop()
+            _ = await reader.value
+            throw error
+        }
+        return CommandRun(status: status, output: await reader.value, errorOutput: child.errorOutput)
+    }
+}

@@ -73,11 +73,6 @@ public final class LigasClient: Sendable {
         return ImageDownload(header: opened.header, chunks: opened.chunks) { [connection] in connection.cancel(id) }
     }
 
-    /// A raw call, for tools that speak the protocol directly (`Reply.decode` gives the value).
-    public func send(_ request: Request) async throws -> [UInt8] {
-        try await connection.call(request)
-    }
-
     private func call<T: Decodable>(_ call: Call, cache: CachePolicy = .default, as type: T.Type) async throws -> T {
         let payload = try await connection.call(request(call, cache: cache))
         do {

@@ -196,8 +196,13 @@ struct ClientCommandTests {
     func interruptedDownload() async throws {
         // The image never ends: one PNG-looking chunk at once, then a trickle, so the download is
         // surely in progress when the signal comes, whatever the machine's speed.
-        let remote = try await TricklingHTTPServer.start(
-            root: Self.sample, first: Fixtures.pngImage(size: 8 * 1024), chunk: Data(repeating: 0xAB, count: 512))
+        let sample = Self.sample
+        let remote = try await LoopbackHTTPServer.start { path in
+            path.hasSuffix(".png")
+                ? .trickle(first: Fixtures.pngImage(size: 8 * 1024), chunk: Data(repeating: 0xAB, count: 512),
+                           every: .milliseconds(20), contentType: "image/png")
+                : .file(root: sample)
+        }
         let daemon = try await RunningDaemon(remote: remote.baseURL)
         let outcome = await asyncResult {
             let directory = TemporaryDirectory()
@@ -219,9 +224,9 @@ struct ClientCommandTests {
                 daemon.child.errorOutput.contains("image stream cancelled") ? true : nil
             }
             #expect(!daemon.child.errorOutput.contains("image stream complete"))
-            // And it stopped fetching: the remote sees its trickle's client go away.
+            // And it stopped fetching: the remote sees the download's connection go away.
             try await poll("ligasd to drop the remote download", timeout: .seconds(20)) {
-                remote.trickles.ended >= 1 ? true : nil
+                remote.disconnects >= 1 ? true : nil
             }
         }
         #expect(await daemon.stop() == 0)

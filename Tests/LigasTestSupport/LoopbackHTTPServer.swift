@@ -18,6 +18,9 @@ public final class LoopbackHTTPServer: Sendable {
         case truncated(Data, declaredLength: Int, contentType: String = "application/json")
         /// A chunked body that never ends (until the client goes away).
         case endless(chunk: Data, contentType: String)
+        /// A chunked body that starts with `first` and then gets one `chunk` per `interval`, for
+        /// as long as the client stays: a download reliably in progress that never hits a size cap.
+        case trickle(first: Data, chunk: Data, every: Duration, contentType: String)
         /// Serves files from a directory, like a static web server (404 when missing).
         case file(root: URL)
         /// Holds the request until the test opens the gate, then answers with `reply`.
@@ -67,6 +70,8 @@ public final class LoopbackHTTPServer: Sendable {
 
     public var requests: [RecordedRequest] { state.withLockedValue { $0.requests } }
     public var requestCount: Int { requests.count }
+    /// Client connections that have closed so far.
+    public var disconnects: Int { state.withLockedValue { $0.disconnects } }
 
     /// Suspends until at least `count` client connections have closed.
     public func waitForDisconnects(_ count: Int) async {
@@ -94,6 +99,7 @@ public final class LoopbackHTTPServer: Sendable {
         let route: @Sendable (String) -> Reply
         let state: NIOLockedValueBox<State>
         var path = "/"
+        var trickle: RepeatedTask?
 
         init(route: @escaping @Sendable (String) -> Reply, state: NIOLockedValueBox<State>) {
             self.route = route
@@ -114,6 +120,8 @@ public final class LoopbackHTTPServer: Sendable {
         }
 
         func channelInactive(context: ChannelHandlerContext) {
+            trickle?.cancel()
+            trickle = nil
             let ready = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
                 state.disconnects += 1
                 let disconnects = state.disconnects
@@ -143,6 +151,19 @@ public final class LoopbackHTTPServer: Sendable {
                 let headers = HTTPHeaders([("content-type", contentType), ("transfer-encoding", "chunked")])
                 context.writeAndFlush(wrapOutboundOut(.head(.init(version: .http1_1, status: .ok, headers: headers))), promise: nil)
                 writeForever(ByteBuffer(bytes: chunk), context: context)
+            case .trickle(let first, let chunk, let interval, let contentType):
+                let headers = HTTPHeaders([("content-type", contentType), ("transfer-encoding", "chunked")])
+                context.write(wrapOutboundOut(.head(.init(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: first)))), promise: nil)
+                let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                let buffer = ByteBuffer(bytes: chunk)
+                let delay = TimeAmount.nanoseconds(
+                    interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
+                trickle = context.eventLoop.scheduleRepeatedTask(initialDelay: delay, delay: delay) { _ in
+                    let (handler, context) = bound.value
+                    guard context.channel.isActive else { return }
+                    context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+                }
             case .gated(let gate, let then):
                 let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 let eventLoop = context.eventLoop

@@ -1,4 +1,4 @@
-/// Live counters of the server, for `status` and for the idle-exit decision.
+/// Live counters of the server, for `status` and the tests.
 public struct ServerStatistics: Sendable, Hashable {
     public var openConnections = 0
     public var inFlightRequests = 0
@@ -9,6 +9,4 @@ public struct ServerStatistics: Sendable, Hashable {
     public var pausedStreams = 0
 
     public init() {}
-
-    public var isIdle: Bool { openConnections == 0 && inFlightRequests == 0 }
 }

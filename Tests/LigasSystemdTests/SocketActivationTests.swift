@@ -70,10 +70,10 @@ extension ProcessWideStateTests {
             try activator.run()
             defer { if activator.isRunning { kill(activator.processIdentifier, SIGKILL) } }
 
+            // The socket file appears at bind(), before listen(): retry the wake-up until it lands.
             try await poll("systemd-socket-activate to listen on \(socketPath)") {
-                FileManager.default.fileExists(atPath: socketPath) ? true : nil
+                (try? trigger()) != nil ? true : nil
             }
-            try trigger()
             // The probe is a whole test run starting up: allow it more than a journal write.
             try await poll("the activated probe to finish", timeout: .seconds(60)) { activator.isRunning ? nil : true }
             let report = FileManager.default.contents(atPath: reportPath).map { String(decoding: $0, as: UTF8.self) }

@@ -91,7 +91,10 @@ let package = Package(
             dependencies: ["LigasClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
-        .executableTarget(name: "ligas-bench", dependencies: ["LigasClient"]),
+        // Dev tools, not installed: the benchmark and the reliability suite drive a real ligasd over a
+        // real socket; they reuse the loopback HTTP server and process helpers of the test support.
+        .executableTarget(name: "ligas-bench", dependencies: ["LigasClient", "LigasProtocol", "LigasSampleData", "LigasTestSupport"]),
+        .executableTarget(name: "ligas-stress", dependencies: ["LigasClient", "LigasProtocol", "LigasTestSupport"]),
 
         .executableTarget(
             name: "ligas-demo",
@@ -116,7 +119,10 @@ let package = Package(
         ),
         .testTarget(name: "LigasDomainTests", dependencies: ["LigasDomain", "LigasTestSupport"]),
         .testTarget(name: "LigasRemoteTests", dependencies: ["LigasRemote", "LigasTestSupport"]),
-        .testTarget(name: "LigasCacheStoreTests", dependencies: ["LigasCacheStore", "LigasTestSupport"]),
+        .testTarget(
+            name: "LigasCacheStoreTests",
+            dependencies: ["LigasCacheStore", "LigasTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "LigasProtocolTests", dependencies: ["LigasProtocol"]),
         .testTarget(
             name: "LigasServerTests",

@@ -1,6 +1,9 @@
+import Foundation
 import GRDB
 
-/// The cache file's tables. Timestamps are `timeIntervalSinceReferenceDate`, which round-trips
+/// The cache file's tables: `feed`; `image` (what the LRU needs) and `image_piece` (the bytes,
+/// in pieces of `pieceSize`, deleted with their `image` row by the foreign key's cascade).
+/// Timestamps are `timeIntervalSinceReferenceDate`, which round-trips
 /// a `Date` exactly.
 enum CacheSchema {
     static var migrator: DatabaseMigrator {
@@ -21,6 +24,38 @@ enum CacheSchema {
                 t.column("last_used", .integer).notNull().indexed()
             }
         }
+        // Image bytes move out of the `image` row, into pieces of their own. SQLite rewrites a
+        // whole row on UPDATE, so bumping `last_used` on every read rewrote the image's megabytes
+        // into the WAL; columns after a blob could only be read by walking its overflow pages; and
+        // a stream can now read one piece at a time instead of the whole image.
+        migrator.registerMigration("v2: image bytes in pieces") { db in
+            try db.create(table: "image_piece") { t in
+                t.column("url", .text).notNull().references("image", onDelete: .cascade)
+                t.column("seq", .integer).notNull()
+                t.column("bytes", .blob).notNull()
+                t.primaryKey(["url", "seq"])
+            }
+            let rows = try Row.fetchCursor(db, sql: "SELECT url, bytes FROM image")
+            while let row = try rows.next() {
+                try insertPieces(of: row["bytes"], url: row["url"], into: db)
+            }
+            try db.alter(table: "image") { t in t.drop(column: "bytes") }
+        }
         return migrator
+    }
+
+    /// Bytes per stored image piece: what one stream read holds in memory.
+    static let pieceSize = 256 << 10
+
+    static func insertPieces(of bytes: Data, url: String, into db: Database) throws {
+        var seq = 0
+        var offset = bytes.startIndex
+        repeat {
+            let end = bytes.index(offset, offsetBy: pieceSize, limitedBy: bytes.endIndex) ?? bytes.endIndex
+            try db.execute(
+                sql: "INSERT INTO image_piece (url, seq, bytes) VALUES (?, ?, ?)", arguments: [url, seq, bytes[offset..<end]])
+            seq += 1
+            offset = end
+        } while offset < bytes.endIndex
     }
 }

@@ -3,19 +3,42 @@ import GRDB
 import LigasDomain
 
 extension SQLiteCacheStore: ImageDataStore {
-    /// Reading an image marks it as used, so eviction removes the least recently used first.
-    public func retrieveImage(for url: URL) throws -> CachedImage? {
-        try write { db in
+    /// Opening an image marks it as used, so eviction removes the least recently used first.
+    /// Only the small `image` row is written; the bytes are read piece by piece, later.
+    public func openImage(for url: URL) throws -> StoredImage? {
+        let key = url.absoluteString
+        let found = try write { db -> Row? in
             guard let row = try Row.fetchOne(
-                db, sql: "SELECT content_type, bytes, saved_at FROM image WHERE url = ?", arguments: [url.absoluteString])
+                db, sql: "SELECT content_type, size, saved_at FROM image WHERE url = ?", arguments: [key])
             else { return nil }
-            try db.execute(
-                sql: "UPDATE image SET last_used = (SELECT MAX(last_used) + 1 FROM image) WHERE url = ?",
-                arguments: [url.absoluteString])
-            return CachedImage(
-                image: ImageData(bytes: row["bytes"], contentType: row["content_type"]),
-                timestamp: Date(timeIntervalSinceReferenceDate: row["saved_at"]))
+            try db.execute(sql: "UPDATE image SET last_used = (SELECT MAX(last_used) + 1 FROM image) WHERE url = ?", arguments: [key])
+            return row
         }
+        guard let row = found else { return nil }
+        let size: Int = row["size"]
+        let savedAt: Double = row["saved_at"]
+        return StoredImage(
+            contentType: row["content_type"], size: size, timestamp: Date(timeIntervalSinceReferenceDate: savedAt),
+            pieceCount: max(1, (size + CacheSchema.pieceSize - 1) / CacheSchema.pieceSize)
+        ) { [self] index in
+            // The same image (same save time and size) or nothing: never a piece of its replacement.
+            let piece = try read { db in
+                try Data.fetchOne(db, sql: """
+                    SELECT image_piece.bytes FROM image JOIN image_piece USING (url)
+                    WHERE url = ? AND image.saved_at = ? AND image.size = ? AND image_piece.seq = ?
+                    """, arguments: [key, savedAt, size, index])
+            }
+            guard let piece else { throw CacheError.changedWhileReading(key: key) }
+            return piece
+        }
+    }
+
+    /// The whole image at once (`openImage` streams it instead).
+    public func retrieveImage(for url: URL) throws -> CachedImage? {
+        guard let stored = try openImage(for: url) else { return nil }
+        var bytes = Data(capacity: stored.size)
+        for index in 0..<stored.pieceCount { bytes.append(try stored.piece(index)) }
+        return CachedImage(image: ImageData(bytes: bytes, contentType: stored.contentType), timestamp: stored.timestamp)
     }
 
     public func insertImage(_ cached: CachedImage, for url: URL) throws {
@@ -23,16 +46,17 @@ extension SQLiteCacheStore: ImageDataStore {
         guard size <= imageCapacityBytes else {
             throw CacheStoreError.imageLargerThanCapacity(bytes: size, capacity: imageCapacityBytes)
         }
+        let key = url.absoluteString
         try write { db in
-            try db.execute(sql: "DELETE FROM image WHERE url = ?", arguments: [url.absoluteString])
+            try db.execute(sql: "DELETE FROM image WHERE url = ?", arguments: [key])
             try evictLeastRecentlyUsed(db, toFit: size)
             try db.execute(
                 sql: """
-                    INSERT INTO image (url, content_type, bytes, size, saved_at, last_used)
-                    VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(last_used), 0) + 1 FROM image))
+                    INSERT INTO image (url, content_type, size, saved_at, last_used)
+                    VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(last_used), 0) + 1 FROM image))
                     """,
-                arguments: [url.absoluteString, cached.image.contentType, cached.image.bytes, size,
-                            cached.timestamp.timeIntervalSinceReferenceDate])
+                arguments: [key, cached.image.contentType, size, cached.timestamp.timeIntervalSinceReferenceDate])
+            try CacheSchema.insertPieces(of: cached.image.bytes, url: key, into: db)
         }
     }
 

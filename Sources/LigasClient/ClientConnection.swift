@@ -45,7 +45,10 @@ final class ClientConnection: @unchecked Sendable {
                 source.resume()
                 var bytes: [UInt8] = []
                 do { try encoder.appendHello(hello, to: &bytes) } catch { return fail(.protocolViolation("\(error)")) }
-                if !socket.writeAll(bytes) { fail(.connectionClosed) }
+                // A daemon at its connection cap sends a named error and closes, perhaps before our
+                // hello arrives. Then the write fails, but the error is waiting to be read: let the
+                // read source report it (or the close) rather than a bare "connection closed".
+                _ = socket.writeAll(bytes)
             }
         }
     }

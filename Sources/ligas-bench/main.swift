@@ -1,38 +1,91 @@
 import Foundation
 import LigasClient
-import LigasProtocol
+import LigasSampleData
+import LigasTestSupport
 
-/// ligas-bench: round-trip latency and throughput against a running ligasd.
-/// Usage: ligas-bench SOCKET [N]
-let arguments = CommandLine.arguments
-guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: ligas-bench SOCKET [N]\n".utf8))
-    exit(64)
+/// ligas-bench: speed and memory of a real ligasd over its real socket, printed as
+/// `RESULT ligasd ...` lines (scripts/bench puts them beside the peers' figures).
+///
+///     ligas-bench [--ligasd PATH] [--quick]   every figure, ligasd started under systemd-socket-activate
+///     ligas-bench first-reply SOCKET          one cold-start sample on a socket the user manager holds
+///     ligas-bench unary SOCKET [N]            only the round trips, against a running ligasd (to profile it)
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+if arguments.first == "first-reply", arguments.count == 2 {
+    try ColdStart.firstReply(socketPath: arguments[1])
+    exit(0)
 }
-let socketPath = arguments[1]
-let count = arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000
-
-func percentile(_ sorted: [Double], _ p: Double) -> Double {
-    sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+if arguments.first == "unary", arguments.count >= 2 {
+    let count = arguments.count > 2 ? Int(arguments[2]) ?? 2_000 : 2_000
+    try await Latency.library(socketPath: arguments[1], count: count)
+    try Latency.blocking(socketPath: arguments[1], count: count)
+    exit(0)
 }
 
-func measure(_ name: String, _ body: @Sendable (LigasClient) async throws -> Void) async throws {
-    let client = try await LigasClient.connect(socketPath: socketPath)
-    defer { client.close() }
-    for _ in 0..<200 { try await body(client) }
-    var samples: [Double] = []
-    samples.reserveCapacity(count)
-    for _ in 0..<count {
-        let start = ContinuousClock.now
-        try await body(client)
-        let elapsed = ContinuousClock.now - start
-        samples.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+let quick = arguments.contains("--quick")
+let ligasd = arguments.firstIndex(of: "--ligasd").map { arguments[$0 + 1] }
+    ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("ligasd").path
+let unaryCount = quick ? 2_000 : 20_000
+let throughputTime: Duration = quick ? .seconds(1) : .seconds(3)
+
+let workspace = TemporaryDirectory()
+let fixture = try BenchFixture.create(in: workspace.url, sampleData: BundledSampleData.baseURL)
+Report.progress("ligasd \(ligasd); data \(fixture.root.path)")
+
+let daemon = try BenchDaemon(ligasd: ligasd, remote: fixture.root.absoluteString, directory: workspace.url, name: "ligasd")
+do {
+    _ = try daemon.firstReply()
+    let idleAtStart = ProcessMemory.residentKiB(of: daemon.pid) ?? 0
+
+    // Warm the cache: the teams feed, then both big logos (first downloads come from the remote).
+    let warm = try await LigasClient.connect(socketPath: daemon.socketPath, agent: "ligas-bench")
+    let teams = try await warm.teams(league: BenchFixture.league).value
+    var logos: [String: URL] = [:]
+    for (id, _) in BenchFixture.imageTeams {
+        guard let url = teams.first(where: { $0.id == id })?.logoURL else { throw BlockingClient.Failure(description: "no team \(id)") }
+        for try await _ in try await warm.image(.url(url)) {}
+        logos[id] = url
     }
-    samples.sort()
-    let mean = samples.reduce(0, +) / Double(samples.count)
-    print(String(format: "RESULT ligasd %@ n=%d p50_us=%.1f p99_us=%.1f mean_us=%.1f", name, count, percentile(samples, 0.5), percentile(samples, 0.99), mean))
-}
+    warm.close()
+    try await Task.sleep(for: .seconds(1))
+    let idleWarm = ProcessMemory.residentKiB(of: daemon.pid) ?? 0
+    Report.result("memory_idle", ["rss_start_mib": ProcessMemory.mebibytes(idleAtStart), "rss_warm_mib": ProcessMemory.mebibytes(idleWarm)])
 
-try await measure("unary_ping") { try await $0.ping() }
-try await measure("unary_leagues") { _ = try await $0.leagues() }
-try await measure("unary_teams") { _ = try await $0.teams(league: "serie-a") }
+    Report.progress("unary latency")
+    try await Latency.library(socketPath: daemon.socketPath, count: unaryCount)
+    try Latency.blocking(socketPath: daemon.socketPath, count: unaryCount)
+
+    Report.progress("throughput")
+    let sampler = PeakMemorySampler(pid: daemon.pid)
+    for clients in [1, 16, 64] {
+        let library = try await Throughput.library(socketPath: daemon.socketPath, clients: clients, duration: throughputTime)
+        Throughput.report("throughput_teams", clients: clients, library)
+        let blocking = try Throughput.blocking(socketPath: daemon.socketPath, clients: clients, duration: throughputTime)
+        Throughput.report("throughput_teams_blocking_clients", clients: clients, blocking)
+    }
+    Report.result("memory_under_load", ["rss_peak_mib": ProcessMemory.mebibytes(sampler.stop()), "clients": 64])
+
+    Report.progress("streaming")
+    for (id, bytes) in BenchFixture.imageTeams {
+        let repetitions = max(2, (quick ? 100 : 400) / (bytes >> 20))
+        let library = try await Streaming.library(socketPath: daemon.socketPath, url: logos[id]!, repetitions: repetitions)
+        Report.result("stream_\(bytes >> 20)mib", ["n": repetitions, "mib_per_s": Report.fixed(library.mibPerSecond)])
+        let blocking = try Streaming.blocking(socketPath: daemon.socketPath, url: logos[id]!, repetitions: repetitions)
+        Report.result("stream_\(bytes >> 20)mib_blocking_client", ["n": repetitions, "mib_per_s": Report.fixed(blocking.mibPerSecond)])
+    }
+
+    Report.progress("slow reader")
+    try SlowReader.run(
+        socketPath: daemon.socketPath, daemonPID: daemon.pid, url: logos["bench-20mib"]!,
+        totalBytes: quick ? 40 << 20 : 100 << 20, bytesPerSecond: 16 << 20)
+} catch {
+    await daemon.stop()
+    throw error
+}
+await daemon.stop()
+
+Report.progress("single flight")
+try await SingleFlight.run(ligasd: ligasd, fixture: fixture, directory: workspace.url, clients: 100)
+
+Report.progress("cold start")
+try await ColdStart.socketActivate(ligasd: ligasd, remote: fixture.root.absoluteString, directory: workspace.url, runs: quick ? 5 : 20)

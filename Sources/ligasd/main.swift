@@ -56,6 +56,7 @@ struct Ligasd: AsyncParsableCommand {
     var logLevel: String?
 
     func run() async throws {
+        MallocTuning.apply()
         let overrides: [DaemonConfiguration.Key: String?] = [
             .socket: socket, .socketMode: socketMode, .remote: remote, .seedRemote: seedRemote, .cache: cache,
             .maxCacheAge: maxCacheAge, .imageCacheBytes: imageCacheBytes, .maxConnections: maxConnections,

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LigasCacheStore
 import LigasDomain
 import LigasTestSupport
@@ -164,5 +165,54 @@ struct SQLiteImageCacheTests {
 
         #expect(try store.imageBytes() == 1000)
         #expect(try store.retrieveImage(for: url("b")) != nil)
+    }
+
+    @Test("A big image is streamed in 256 KiB pieces, read only when asked; a replacement meanwhile is a named error")
+    func piecewiseReading() throws {
+        let store = try SQLiteCacheStore(fileURL: fileURL)
+        let big = CachedImage(image: ImageData(bytes: Fixtures.pngImage(size: 600_000), contentType: "image/png"), timestamp: Date(timeIntervalSinceReferenceDate: 5))
+        try store.insertImage(big, for: url("big"))
+
+        let opened = try #require(try store.openImage(for: url("big")))
+        #expect(opened.size == 600_000)
+        #expect(opened.pieceCount == 3)
+        let pieces = try (0..<opened.pieceCount).map { try opened.piece($0) }
+        #expect(pieces.map(\.count) == [262_144, 262_144, 75_712])
+        #expect(pieces.reduce(Data(), +) == big.image.bytes)
+
+        let replacement = CachedImage(image: ImageData(bytes: Fixtures.pngImage(size: 3000), contentType: "image/png"), timestamp: Date(timeIntervalSinceReferenceDate: 6))
+        try store.insertImage(replacement, for: url("big"))
+        #expect(throws: CacheError.changedWhileReading(key: url("big").absoluteString)) { try opened.piece(0) }
+    }
+
+    @Test("A cache file from before the bytes moved into pieces keeps its images, and deleting one deletes its pieces")
+    func migratesVersion1Images() throws {
+        let old = image(3000)
+        do {
+            // The v1 layout, as an earlier ligasd left it: bytes inside the image row.
+            let v1 = try DatabaseQueue(path: fileURL.path)
+            try v1.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('v1');
+                    CREATE TABLE feed (key TEXT PRIMARY KEY, payload BLOB NOT NULL, saved_at DOUBLE NOT NULL);
+                    CREATE TABLE image (url TEXT PRIMARY KEY, content_type TEXT NOT NULL, bytes BLOB NOT NULL,
+                        size INTEGER NOT NULL, saved_at DOUBLE NOT NULL, last_used INTEGER NOT NULL);
+                    CREATE INDEX image_on_last_used ON image(last_used);
+                    """)
+                try db.execute(
+                    sql: "INSERT INTO image VALUES (?, ?, ?, ?, ?, 1)",
+                    arguments: [url("a").absoluteString, old.image.contentType, old.image.bytes, old.image.bytes.count,
+                                old.timestamp.timeIntervalSinceReferenceDate])
+            }
+        }
+
+        let store = try SQLiteCacheStore(fileURL: fileURL)
+        #expect(try store.retrieveImage(for: url("a")) == old)
+        #expect(try store.imageBytes() == 3000)
+
+        #expect(try store.deleteImages(savedAtOrBefore: old.timestamp) == 1)
+        let leftover = try DatabaseQueue(path: fileURL.path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM image_piece") }
+        #expect(leftover == 0)
     }
 }

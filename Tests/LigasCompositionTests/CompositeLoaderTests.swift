@@ -125,7 +125,7 @@ struct SingleFlightLoaderTests {
 
         let results = try await withThrowingTaskGroup(of: [Team].self) { group in
             for _ in 0..<100 { group.addTask { try await sut.load("serie-a").value } }
-            while await sut.callersInFlight(for: "serie-a") < 100 { await Task.yield() }
+            while sut.callersInFlight(for: "serie-a") < 100 { await Task.yield() }
             gate.open()
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -148,10 +148,55 @@ struct SingleFlightLoaderTests {
         #expect(gate.calls == 3)
     }
 
+    @Test("When the leading caller is cancelled, the callers waiting on it still get the value")
+    func leaderCancelled() async throws {
+        let gate = GatedLoader(value: Fixtures.teams("emelec"))
+        let sut = SingleFlightLoader(decoratee: CancellationAwareLoader(base: gate))
+
+        let leader = Task { try await sut.load("serie-a").value }
+        while gate.calls < 1 { await Task.yield() }
+        let follower = Task { try await sut.load("serie-a").value }
+        while sut.callersInFlight(for: "serie-a") < 2 { await Task.yield() }
+        leader.cancel()
+        gate.open()
+
+        await #expect(throws: CancellationError.self) { try await leader.value }
+        #expect(try await follower.value == Fixtures.teams("emelec"))
+        #expect(gate.calls == 2)
+    }
+
+    @Test("Loads that arrive while a cache-first flight is on the remote share it, cache check included")
+    func flightCoversTheCacheCheck() async throws {
+        let cache = LoaderStub<String, [Team]>(failingWith: LigasError.notFound("empty cache"))
+        let remote = GatedLoader(value: Fixtures.teams("emelec"))
+        // What `PolicyRoutingLoader.sharingFlights()` builds for the default policy.
+        let sut = SingleFlightLoader(decoratee: FallbackLoader(primary: cache, fallback: remote))
+
+        let loads = (0..<10).map { _ in Task { try await sut.load("serie-a").value } }
+        while sut.callersInFlight(for: "serie-a") < 10 { await Task.yield() }
+        remote.open()
+        for load in loads { #expect(try await load.value == Fixtures.teams("emelec")) }
+
+        #expect(remote.calls == 1)
+        #expect(cache.loadedKeys == ["serie-a"])
+    }
+
     @Test("A failed flight delivers its error to every caller")
     func sharedFailure() async {
         let sut = SingleFlightLoader(decoratee: LoaderStub<String, [Team]>(failingWith: LigasError.connectivity("down")))
         await #expect(throws: LigasError.connectivity("down")) { try await sut.load("a") }
+    }
+}
+
+/// Throws `CancellationError` after its base load if the calling task was cancelled meanwhile,
+/// as a real (URLSession/AsyncHTTPClient) load would.
+struct CancellationAwareLoader: Loader {
+    let base: GatedLoader
+
+    func load(_ key: String) async throws -> Loaded<[Team]> {
+        let loaded = try await base.load(key)
+        try Task.checkCancellation()
+        return loaded
     }
 }
 

@@ -37,6 +37,25 @@ struct RequestHandlingTests {
         }
     }
 
+    @Test("300 clients asking for status at once all get it: the counters never wait for the server's queue")
+    func manyConcurrentStatusRequests() async throws {
+        var limits = ServerLimits()
+        limits.maxConnections = 400
+        try await TestServer.run(limits: limits) { server in
+            var clients: [RawClient] = []
+            for _ in 0..<300 {
+                let client = try RawClient(path: server.path)
+                _ = try await client.hello()
+                clients.append(client)
+            }
+            for client in clients { try client.request(1, .status) }
+            var answered = 0
+            for client in clients where try await client.nextFrame()?.kind == .response { answered += 1 }
+            #expect(answered == 300)
+            #expect(server.server.statistics().openConnections == 300)
+        }
+    }
+
     @Test("Responses arrive in any order: a fast request overtakes a slow one on the same connection")
     func outOfOrder() async throws {
         let handler = ScriptedHandler()

@@ -40,7 +40,7 @@ final class TestServer: Sendable {
     }
 }
 
-/// Answers `ping` at once, `teams` with the league name echoed back after an optional gate,
+/// Answers `ping` and `status` at once, `teams` with the league name echoed back after an optional gate,
 /// and `image` with a generated stream of `imageBytes` bytes that records how far it was read.
 final class ScriptedHandler: RequestHandler, Sendable {
     let gate = Gate()
@@ -60,6 +60,12 @@ final class ScriptedHandler: RequestHandler, Sendable {
             if arguments.league == "slow" { await gate.wait() }
             let team = LigasProtocol.Team(id: arguments.league, name: arguments.league, logoURL: URL(string: "https://x.test/a.png")!, dataSource: "test")
             return .reply(.teams(Sourced(source: .cache, value: [team])), source: .cache)
+        case .status:
+            let counters = context.statistics()
+            return .reply(.status(DaemonStatus(
+                version: "test", uptimeSeconds: 0, openConnections: UInt64(counters.openConnections),
+                inFlightRequests: UInt64(max(0, counters.inFlightRequests)), requestsServed: counters.requestsServed,
+                cacheHits: 0, cacheMisses: 0, remoteFailures: 0)), source: nil)
         case .image:
             return .stream(
                 StreamHeader(contentType: "image/png", totalSize: UInt64(imageBytes), source: .cache),

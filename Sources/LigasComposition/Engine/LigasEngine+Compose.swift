@@ -8,7 +8,7 @@ extension LigasEngine {
     ///
     /// - teams, players, images: cache first (`FallbackLoader(cache, caching(remote))`)
     /// - matches: remote first (`FallbackLoader(caching(remote), cache)`)
-    /// - remote fetches of the same key share one flight (`SingleFlightLoader`)
+    /// - concurrent loads of the same feed share one flight, cache check included (`sharingFlights`)
     ///
     /// `remoteFallbackMetadata` tags the "remote failed, falling back" log entry (the daemon adds
     /// its journal MESSAGE_ID there).
@@ -46,8 +46,8 @@ extension LigasEngine {
 
         func cachedRemote<Value>(
             _ remote: any Loader<String, Value>, into cache: LocalFeedLoader<String, Value>
-        ) -> SingleFlightLoader<String, Value> {
-            SingleFlightLoader(decoratee: CachingLoader(decoratee: remote, cache: cache, logger: logger))
+        ) -> CachingLoader<String, Value> {
+            CachingLoader(decoratee: remote, cache: cache, logger: logger)
         }
 
         let imageCache = LocalImageLoader(
@@ -58,15 +58,17 @@ extension LigasEngine {
 
         return LigasEngine(
             leaguesUseCase: leagues,
-            teamsLoader: .cacheFirst(cache: teamsCache, remote: cachedRemote(remoteTeams, into: teamsCache)),
-            playersLoader: .cacheFirst(cache: playersCache, remote: cachedRemote(remotePlayers, into: playersCache)),
+            teamsLoader: PolicyRoutingLoader.cacheFirst(cache: teamsCache, remote: cachedRemote(remoteTeams, into: teamsCache))
+                .sharingFlights(),
+            playersLoader: PolicyRoutingLoader.cacheFirst(cache: playersCache, remote: cachedRemote(remotePlayers, into: playersCache))
+                .sharingFlights(),
             matchesLoader: .remoteFirst(
                 remote: cachedRemote(remoteMatches, into: matchesCache), cache: matchesCache,
                 onRemoteFailure: { league, error in
                     logger.notice("remote failed; falling back to cached matches", metadata: [
                         "league": "\(league)", "error": "\(error)",
                     ].merging(remoteFallbackMetadata) { $1 })
-                }),
+                }).sharingFlights(),
             imageLoader: .cacheFirst(cache: imageCache, remote: remoteImages),
             cacheValidation: ValidateCacheUseCase(
                 feeds: feedStore, images: imageStore, currentDate: currentDate, policy: policy),

@@ -26,6 +26,13 @@ public struct PolicyRoutingLoader<Key: Hashable & Sendable, Value: Sendable>: Se
 }
 
 extension PolicyRoutingLoader {
+    /// Concurrent `default` loads of one key share one flight, and so do `refresh` loads; the
+    /// cache check is inside the flight, so a caller that missed the cache just before another
+    /// flight saved cannot start a second fetch. (Not for images: a stream has one consumer.)
+    public func sharingFlights() -> Self {
+        Self(default: SingleFlightLoader(decoratee: standard), refresh: SingleFlightLoader(decoratee: refresh), offline: offline)
+    }
+
     /// Teams, players, images: the cache if it holds something valid, else the remote (cached).
     /// If both fail, the remote's error.
     public static func cacheFirst(

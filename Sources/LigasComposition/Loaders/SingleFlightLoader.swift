@@ -1,48 +1,96 @@
 import LigasDomain
+import Synchronization
 
 /// Concurrent loads of the same key share one underlying load (one remote fetch, one save).
 ///
-/// The shared work runs in its own task, so one caller being cancelled does not cancel the
-/// load for the others who wait on it.
+/// The first caller of a key leads: it runs the load itself, in its own task, so a flight costs
+/// no extra task or thread hop (most flights are single cache hits). Later callers wait for the
+/// leader's result. If the leader's own task is cancelled, its waiters are not: one of them
+/// takes over and loads again.
 public final class SingleFlightLoader<Key: Hashable & Sendable, Value: Sendable>: Loader {
     private let decoratee: any Loader<Key, Value>
-    private let flights = Flights()
+    private let flights = Mutex<[Key: Flight]>([:])
 
     public init(decoratee: any Loader<Key, Value>) {
         self.decoratee = decoratee
     }
 
     public func load(_ key: Key) async throws -> Loaded<Value> {
-        let task = await flights.task(for: key) { [decoratee] in try await decoratee.load(key) }
-        defer { Task { await flights.finish(key, task) } }
-        return try await task.value
+        while true {
+            let (flight, leads) = flights.withLock { flights in
+                if let flight = flights[key] {
+                    flight.join()
+                    return (flight, false)
+                }
+                let flight = Flight()
+                flights[key] = flight
+                return (flight, true)
+            }
+            guard leads else {
+                switch await flight.outcome() {
+                case .loaded(let result): return try result.get()
+                case .leaderCancelled: continue
+                }
+            }
+            let result = await Result { try await decoratee.load(key) }
+            // Forget the flight before answering: a load that starts after this one ended must
+            // not be handed this (possibly already stale) result.
+            flights.withLock { _ = $0.removeValue(forKey: key) }
+            // A failure of a cancelled leader may be just that cancellation: the waiters retry.
+            let leaderGaveUp = Task.isCancelled && (try? result.get()) == nil
+            flight.finish(leaderGaveUp ? .leaderCancelled : .loaded(result))
+            return try result.get()
+        }
     }
 
     /// How many callers have joined the current flight for `key` (0 when none is in flight).
-    func callersInFlight(for key: Key) async -> Int {
-        await flights.callers[key] ?? 0
+    func callersInFlight(for key: Key) -> Int {
+        flights.withLock { $0[key]?.callers ?? 0 }
     }
 
-    private actor Flights {
-        private var inFlight: [Key: Task<Loaded<Value>, any Error>] = [:]
-        private(set) var callers: [Key: Int] = [:]
+    private enum Outcome: Sendable {
+        case loaded(Result<Loaded<Value>, any Error>)
+        case leaderCancelled
+    }
 
-        func task(
-            for key: Key, _ operation: @escaping @Sendable () async throws -> Loaded<Value>
-        ) -> Task<Loaded<Value>, any Error> {
-            callers[key, default: 0] += 1
-            if let task = inFlight[key] { return task }
-            let task = Task.detached(operation: operation)
-            inFlight[key] = task
-            return task
+    private final class Flight: Sendable {
+        private struct State {
+            var callers = 1
+            var waiters: [CheckedContinuation<Outcome, Never>] = []
+            var outcome: Outcome?
         }
 
-        /// Forgets a finished flight; the next load of its key starts a new one.
-        func finish(_ key: Key, _ task: Task<Loaded<Value>, any Error>) {
-            if inFlight[key] == task {
-                inFlight[key] = nil
-                callers[key] = nil
+        private let state = Mutex(State())
+
+        var callers: Int { state.withLock { $0.callers } }
+
+        func join() {
+            state.withLock { $0.callers += 1 }
+        }
+
+        func outcome() async -> Outcome {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Outcome? in
+                    if state.outcome == nil { state.waiters.append(continuation) }
+                    return state.outcome
+                }
+                if let ready { continuation.resume(returning: ready) }
             }
         }
+
+        func finish(_ outcome: Outcome) {
+            let waiters = state.withLock { state in
+                state.outcome = outcome
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume(returning: outcome) }
+        }
+    }
+}
+
+extension Result where Failure == any Error {
+    fileprivate init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }

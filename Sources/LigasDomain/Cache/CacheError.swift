@@ -2,4 +2,6 @@
 public enum CacheError: Error, Hashable, Sendable {
     /// A stored entry no longer decodes as what its key promises.
     case undecodable(key: String)
+    /// An image was replaced or evicted while it was being streamed from the cache.
+    case changedWhileReading(key: String)
 }

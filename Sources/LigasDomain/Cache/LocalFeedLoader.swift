@@ -4,11 +4,14 @@ import Foundation
 ///
 /// `load` delivers only a valid entry (younger than the cache policy's max age) and never
 /// changes the store: deleting stale data is the job of `CacheValidator` at start-up.
+/// Feeds read or written once are kept decoded in memory (`DecodedFeedMemo`), shared by copies
+/// of this loader; the store stays the source of truth across restarts.
 public struct LocalFeedLoader<Key: Hashable & Sendable, Resource: Codable & Sendable>: Loader {
     private let store: any FeedStore
     private let feedKey: @Sendable (Key) -> FeedKey
     private let currentDate: @Sendable () -> Date
     private let policy: CachePolicy
+    private let memo = DecodedFeedMemo<Resource>()
 
     public init(
         store: any FeedStore,
@@ -25,23 +28,35 @@ public struct LocalFeedLoader<Key: Hashable & Sendable, Resource: Codable & Send
     /// Throws `LigasError.noCache` when the cache is empty or expired, and the store's error when it fails.
     public func load(_ key: Key) async throws -> Loaded<Resource> {
         let cacheKey = feedKey(key).cacheKey
+        if let remembered = memo.entry(for: cacheKey) {
+            guard policy.validate(remembered.timestamp, against: currentDate()) else { throw LigasError.noCache }
+            return Loaded(remembered.resource, from: .cache)
+        }
         guard let cached = try store.retrieve(cacheKey),
               policy.validate(cached.timestamp, against: currentDate())
         else { throw LigasError.noCache }
+        let resource: Resource
         do {
-            return Loaded(try FeedCoding.decode(Resource.self, from: cached.payload), from: .cache)
+            resource = try FeedCoding.decode(Resource.self, from: cached.payload)
         } catch {
             throw CacheError.undecodable(key: cacheKey)
         }
+        memo.remember(resource, timestamp: cached.timestamp, for: cacheKey)
+        return Loaded(resource, from: .cache)
     }
 
     /// Replaces the cached entry for `key`, stamped with the current date.
     public func save(_ resource: Resource, for key: Key) throws {
+        let cacheKey = feedKey(key).cacheKey
         let feed = CachedFeed(payload: try FeedCoding.encode(resource), timestamp: currentDate())
-        try store.replace(feedKey(key).cacheKey, with: feed)
+        memo.forget(cacheKey)
+        try store.replace(cacheKey, with: feed)
+        memo.remember(resource, timestamp: feed.timestamp, for: cacheKey)
     }
 
     public func deleteCache(for key: Key) throws {
-        try store.delete(feedKey(key).cacheKey)
+        let cacheKey = feedKey(key).cacheKey
+        memo.forget(cacheKey)
+        try store.delete(cacheKey)
     }
 }

@@ -11,11 +11,51 @@ public struct CachedImage: Hashable, Sendable {
     }
 }
 
+/// A cached image whose bytes are read from the store piece by piece while it is streamed, so
+/// that streaming a big image to a slow client holds one piece in memory, not the whole image.
+public struct StoredImage: Sendable {
+    public let contentType: String
+    public let size: Int
+    public let timestamp: Date
+    public let pieceCount: Int
+    /// Piece `index` (0..<pieceCount). Throws `CacheError.changedWhileReading` if the image was
+    /// replaced or evicted since it was opened.
+    public let piece: @Sendable (_ index: Int) throws -> Data
+
+    public init(
+        contentType: String, size: Int, timestamp: Date, pieceCount: Int,
+        piece: @escaping @Sendable (_ index: Int) throws -> Data
+    ) {
+        self.contentType = contentType
+        self.size = size
+        self.timestamp = timestamp
+        self.pieceCount = pieceCount
+        self.piece = piece
+    }
+
+    /// An image already whole in memory, as one piece.
+    public init(_ cached: CachedImage) {
+        let bytes = cached.image.bytes
+        self.init(
+            contentType: cached.image.contentType, size: bytes.count, timestamp: cached.timestamp,
+            pieceCount: 1, piece: { _ in bytes })
+    }
+}
+
 /// The cache port for image blobs, keyed by the URL they were downloaded from.
 public protocol ImageDataStore: Sendable {
     func retrieveImage(for url: URL) throws -> CachedImage?
+    /// The image's description now, and its bytes when asked: what streaming uses.
+    func openImage(for url: URL) throws -> StoredImage?
     /// Inserts or replaces; the store evicts least-recently-used images to stay under its size cap.
     func insertImage(_ image: CachedImage, for url: URL) throws
     /// Returns how many images were deleted.
     func deleteImages(savedAtOrBefore cutoff: Date) throws -> Int
+}
+
+extension ImageDataStore {
+    /// For stores that keep images whole (test doubles): the whole image as one piece.
+    public func openImage(for url: URL) throws -> StoredImage? {
+        try retrieveImage(for: url).map(StoredImage.init)
+    }
 }

@@ -30,6 +30,15 @@ public struct ImageStream: AsyncSequence, Sendable {
         )
     }
 
+    /// A stream over a stored image, reading one piece from the store at a time (on demand)
+    /// and cutting it into `chunkSize` slices.
+    public init(_ stored: StoredImage, chunkSize: Int) {
+        self.init(
+            contentType: stored.contentType, expectedLength: stored.size,
+            chunks: StoredImageChunks(stored: stored, chunkSize: chunkSize)
+        )
+    }
+
     /// The same header over other chunks: how decorators (caching, counting) wrap a stream.
     public func replacingChunks(with chunks: any AsyncSequence<Data, any Error> & Sendable) -> ImageStream {
         ImageStream(contentType: contentType, expectedLength: expectedLength, chunks: chunks)
@@ -98,6 +107,36 @@ public struct DataChunks: AsyncSequence, Sendable {
             let end = data.index(offset, offsetBy: chunkSize, limitedBy: data.endIndex) ?? data.endIndex
             defer { offset = end }
             return data[offset..<end]
+        }
+    }
+}
+
+/// A stored image's pieces, read when the consumer asks, as `chunkSize` slices.
+struct StoredImageChunks: AsyncSequence, Sendable {
+    let stored: StoredImage
+    let chunkSize: Int
+
+    func makeAsyncIterator() -> Iterator { Iterator(stored: stored, chunkSize: chunkSize) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let stored: StoredImage
+        let chunkSize: Int
+        var nextPiece = 0
+        var current = DataChunks.Iterator(data: Data(), chunkSize: 1, offset: 0)
+
+        init(stored: StoredImage, chunkSize: Int) {
+            self.stored = stored
+            self.chunkSize = chunkSize
+        }
+
+        mutating func next() async throws -> Data? {
+            while true {
+                if let chunk = try await current.next() { return chunk }
+                guard nextPiece < stored.pieceCount else { return nil }
+                let piece = try stored.piece(nextPiece)
+                nextPiece += 1
+                current = DataChunks.Iterator(data: piece, chunkSize: chunkSize, offset: piece.startIndex)
+            }
         }
     }
 }

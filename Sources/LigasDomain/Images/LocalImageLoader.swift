@@ -21,10 +21,10 @@ public struct LocalImageLoader: Loader {
 
     /// Throws `LigasError.noCache` when the image is not cached or has expired.
     public func load(_ url: URL) async throws -> Loaded<ImageStream> {
-        guard let cached = try store.retrieveImage(for: url),
-              policy.validate(cached.timestamp, against: currentDate())
+        guard let stored = try store.openImage(for: url),
+              policy.validate(stored.timestamp, against: currentDate())
         else { throw LigasError.noCache }
-        return Loaded(ImageStream(cached.image, chunkSize: chunkSize), from: .cache)
+        return Loaded(ImageStream(stored, chunkSize: chunkSize), from: .cache)
     }
 
     public func save(_ image: ImageData, for url: URL) throws {

@@ -29,6 +29,9 @@ final class Connection: @unchecked Sendable {
     private var openSources = 0
     private var handshakeTimer: (any DispatchSourceTimer)?
     private var idleTimer: (any DispatchSourceTimer)?
+    /// When the client last sent a frame. The idle timer is made once and, when it fires early,
+    /// rescheduled from this: re-arming a timer on every frame costs a system call per request.
+    private var lastActivity = DispatchTime.now()
     private var closeTimer: (any DispatchSourceTimer)?
 
     private var decoder: FrameDecoder
@@ -52,6 +55,7 @@ final class Connection: @unchecked Sendable {
         self.handler = handler
         self.events = events
         self.queue = DispatchQueue(label: "ligasd.connection.\(id)")
+        queue.setSpecific(key: Self.queueKey, value: id)
         self.executor = QueueTaskExecutor(queue: queue)
         self.decoder = FrameDecoder(maxFrameSize: limits.maxFrameSize)
         self.encoder = FrameEncoder(maxFrameSize: ProtocolLimits.minimumMaxFrameSize)
@@ -172,7 +176,7 @@ final class Connection: @unchecked Sendable {
     private func processFrames() {
         do {
             while !closed, !closingAfterFlush, let frame = try decoder.nextFrame() {
-                restartIdleTimer()
+                recordActivity()
                 handle(frame)
             }
         } catch {
@@ -208,7 +212,7 @@ final class Connection: @unchecked Sendable {
             enqueue { try encoder.appendHello(reply, to: &$0) }
             session = negotiated
             handshakeTimer?.cancel()
-            restartIdleTimer()
+            recordActivity()
             logger.debug("handshake", metadata: ["client-agent": "\(hello.agent)"])
         } catch {
             refuse(error)
@@ -270,25 +274,26 @@ final class Connection: @unchecked Sendable {
     /// Sends frames for a request that is still in flight. `final` ends the request.
     /// Returns false when the request was cancelled or the connection is gone.
     func send(_ requestID: UInt32, final: Bool, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void) async -> Bool {
-        await withCheckedContinuation { continuation in
-            queue.async { [self] in
-                guard !closed, inFlight[requestID] != nil else { return continuation.resume(returning: false) }
-                if final {
-                    inFlight[requestID] = nil
-                    events.requestFinished()
-                }
-                enqueue { try encode(encoder, &$0) }
-                if output.count > limits.maxOutputBytes {
-                    teardown(reason: "client not reading: \(output.count) bytes unread")
-                }
-                if final { finishIfDraining() }
-                continuation.resume(returning: !closed)
+        await onQueue { [self] in
+            guard !closed, inFlight[requestID] != nil else { return false }
+            if final {
+                inFlight[requestID] = nil
+                events.requestFinished()
             }
+            enqueue { try encode(encoder, &$0) }
+            if output.count > limits.maxOutputBytes {
+                teardown(reason: "client not reading: \(output.count) bytes unread")
+            }
+            if final { finishIfDraining() }
+            return !closed
         }
     }
 
     /// Suspends a stream until the client has read enough of what is queued (backpressure).
     /// Returns false when the request was cancelled or the connection is gone.
+    ///
+    /// Always a hop through the queue, never inline: between two chunks the queue must get to run
+    /// what else is waiting there, the client's cancel above all.
     func waitForRoom(_ requestID: UInt32) async -> Bool {
         await withCheckedContinuation { continuation in
             queue.async { [self] in
@@ -303,6 +308,18 @@ final class Connection: @unchecked Sendable {
             }
         }
     }
+
+    /// Runs `body` on the connection's queue. Request tasks normally already run there (their
+    /// executor is the queue), and then it runs inline: no hop, no wake-up, per frame sent.
+    private func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        if DispatchQueue.getSpecific(key: Self.queueKey) == id { return body() }
+        return await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Marks each connection's queue with its connection id, so code can tell it runs there.
+    private static let queueKey = DispatchSpecificKey<UInt64>()
 
     private func resumeRoomWaiters(for requestID: UInt32? = nil, with result: Bool) {
         let ready = roomWaiters.filter { requestID == nil || $0.requestID == requestID }
@@ -350,21 +367,26 @@ final class Connection: @unchecked Sendable {
 
     // MARK: - Timers
 
-    private func restartIdleTimer() {
-        idleTimer?.cancel()
-        idleTimer = timer(after: limits.idleConnectionTimeout) { [unowned self] in
-            if inFlight.isEmpty {
-                refuse(ErrorBody(code: .deadlineExceeded, message: "idle connection closed"))
-            } else {
-                restartIdleTimer()
-            }
+    private func recordActivity() {
+        lastActivity = .now()
+        guard idleTimer == nil else { return }
+        idleTimer = timer(after: limits.idleConnectionTimeout) { [unowned self] in idleTimerFired() }
+    }
+
+    private func idleTimerFired() {
+        let idleUntil = lastActivity + limits.idleConnectionTimeout.dispatchInterval
+        if idleUntil > .now() {
+            idleTimer?.schedule(deadline: idleUntil)
+        } else if inFlight.isEmpty {
+            refuse(ErrorBody(code: .deadlineExceeded, message: "idle connection closed"))
+        } else {
+            idleTimer?.schedule(deadline: .now() + limits.idleConnectionTimeout.dispatchInterval)
         }
     }
 
     private func timer(after duration: Duration, _ fire: @escaping () -> Void) -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        let (seconds, attoseconds) = duration.components
-        timer.schedule(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+        timer.schedule(deadline: .now() + duration.dispatchInterval)
         timer.setEventHandler { [weak self] in
             guard let self, !closed else { return }
             fire()
@@ -382,4 +404,11 @@ struct ConnectionEvents: Sendable {
     /// +1 when a stream starts waiting for room, -1 when it stops waiting.
     let streamsPaused: @Sendable (Int) -> Void
     let statistics: @Sendable () -> ServerStatistics
+}
+
+extension Duration {
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    }
 }

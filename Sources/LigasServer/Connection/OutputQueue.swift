@@ -1,7 +1,7 @@
 import Glibc
 
-/// Bytes waiting to be written to a connection, as whole encoded frames, flushed with
-/// `writev` so a burst of frames costs one system call.
+/// Bytes waiting to be written to a connection, as whole encoded frames, flushed with one
+/// gathering `sendmsg` so a burst of frames costs one system call.
 struct OutputQueue {
     private var pieces: [[UInt8]] = []
     private var head = 0
@@ -52,7 +52,12 @@ struct OutputQueue {
                         iov_len: raw.count - skip)
                 }
             }
-            return writev(fd, vectors.baseAddress, Int32(batch))
+            // sendmsg, not writev: MSG_NOSIGNAL makes a vanished client an EPIPE error here rather
+            // than a SIGPIPE that would kill whatever process hosts the server.
+            var message = msghdr()
+            message.msg_iov = vectors.baseAddress
+            message.msg_iovlen = batch
+            return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
         }
     }
 

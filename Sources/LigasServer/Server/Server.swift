@@ -2,12 +2,16 @@ import Dispatch
 import Glibc
 import LigasProtocol
 import Logging
+import Synchronization
 
 /// Accepts connections on a listening Unix socket with a Dispatch read source, and keeps the
 /// registry and counters that limits, `status`, shutdown and idle exit need.
 ///
 /// No thread per connection: each connection is a pair of Dispatch sources on its own serial
-/// queue (see `Connection`). The server's own state lives on `queue`.
+/// queue (see `Connection`). The server's own state lives on `queue`, except the counters: they
+/// sit behind a lock, so that counting a request and answering `status` never wait for `queue`.
+/// (A `status` that did `queue.sync` from a connection's queue could, with hundreds of
+/// connections asking at once, take every Dispatch worker thread and deadlock the daemon.)
 public final class Server: @unchecked Sendable {
     private let listener: ListeningSocket
     private let limits: ServerLimits
@@ -18,7 +22,7 @@ public final class Server: @unchecked Sendable {
     private var acceptSource: (any DispatchSourceRead)?
     private var connections: [UInt64: Connection] = [:]
     private var nextConnectionID: UInt64 = 1
-    private var stats = ServerStatistics()
+    private let stats = Mutex(ServerStatistics())
     private var accepting = false
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     private var idleTimer: (any DispatchSourceTimer)?
@@ -50,7 +54,7 @@ public final class Server: @unchecked Sendable {
 
     /// The live counters (safe from any thread).
     public func statistics() -> ServerStatistics {
-        queue.sync { stats }
+        stats.withLock { $0 }
     }
 
     /// Stops accepting new connections. The listening socket itself stays open: under socket
@@ -131,8 +135,10 @@ public final class Server: @unchecked Sendable {
             logger: logger)
         nextConnectionID += 1
         connections[connection.id] = connection
-        stats.openConnections = connections.count
-        stats.connectionsAccepted += 1
+        stats.withLock { [count = connections.count] in
+            $0.openConnections = count
+            $0.connectionsAccepted += 1
+        }
         if let peer = connection.peer {
             logger.debug("connection accepted", metadata: [
                 "connection": "\(connection.id)", "client-pid": "\(peer.pid)", "client-uid": "\(peer.uid)",
@@ -143,7 +149,7 @@ public final class Server: @unchecked Sendable {
 
     /// Over the connection cap: a named error frame (request id 0), then close.
     private func refuse(_ fd: Int32) {
-        stats.connectionsRefused += 1
+        stats.withLock { $0.connectionsRefused += 1 }
         var frame: [UInt8] = []
         try? FrameEncoder().appendError(
             id: 0, ErrorBody(code: .tooManyRequests, message: "too many connections (\(limits.maxConnections))"), to: &frame)
@@ -153,11 +159,11 @@ public final class Server: @unchecked Sendable {
     }
 
     private func countPausedStreams(_ change: Int) {
-        queue.async { [self] in stats.pausedStreams += change }
+        stats.withLock { $0.pausedStreams += change }
     }
 
     private func countRequest(started: Bool) {
-        queue.async { [self] in
+        stats.withLock { stats in
             if started {
                 stats.inFlightRequests += 1
             } else {
@@ -170,8 +176,10 @@ public final class Server: @unchecked Sendable {
     private func connectionClosed(_ connection: Connection, cancelled: Int) {
         queue.async { [self] in
             connections[connection.id] = nil
-            stats.openConnections = connections.count
-            stats.inFlightRequests -= cancelled
+            stats.withLock { [count = connections.count] in
+                $0.openConnections = count
+                $0.inFlightRequests -= cancelled
+            }
             if connections.isEmpty {
                 idleWaiters.forEach { $0.resume() }
                 idleWaiters.removeAll()

@@ -1,0 +1,35 @@
+import Foundation
+import LigasClient
+import LigasProtocol
+
+/// Image bytes streamed from the daemon's cache, in MiB/s.
+enum Streaming {
+    /// Through LigasClient (which also checks the SHA-256 the daemon sends at the end).
+    static func library(socketPath: String, url: URL, repetitions: Int) async throws -> (bytes: Int, mibPerSecond: Double) {
+        let client = try await LigasClient.connect(socketPath: socketPath, agent: "ligas-bench")
+        defer { client.close() }
+        var total = 0
+        let start = ContinuousClock.now
+        for _ in 0..<repetitions {
+            let download = try await client.image(.url(url))
+            guard download.header.source == .cache else {
+                throw BlockingClient.Failure(description: "image came from \(download.header.source), not the cache")
+            }
+            for try await chunk in download { total += chunk.count }
+        }
+        return (total, mibPerSecond(total, since: start))
+    }
+
+    /// From a blocking client that reads as fast as it can.
+    static func blocking(socketPath: String, url: URL, repetitions: Int) throws -> (bytes: Int, mibPerSecond: Double) {
+        let client = try BlockingClient(socketPath: socketPath)
+        var total = 0
+        let start = ContinuousClock.now
+        for _ in 0..<repetitions { total += try client.download(.url(url)) }
+        return (total, mibPerSecond(total, since: start))
+    }
+
+    static func mibPerSecond(_ bytes: Int, since start: ContinuousClock.Instant) -> Double {
+        Double(bytes) / 1_048_576 / (Samples.microseconds(ContinuousClock.now - start) / 1e6)
+    }
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""One table from one run: ligasd's RESULT lines beside the peers' (C raw-uds, grpc-swift-2).
+
+Usage: bench-table.py GRPC_OUT RAW_OUT LIGASD_OUT COLD_USER_OUT LOAD_NOTE
+"""
+import statistics
+import sys
+
+
+def results(path, who):
+    """{test: {key: value}} from lines 'RESULT <who> <test> k=v ...'."""
+    found = {}
+    with open(path) as lines:
+        for line in lines:
+            parts = line.split()
+            if len(parts) >= 3 and parts[0] == "RESULT" and parts[1] == who:
+                found[parts[2]] = dict(p.split("=", 1) for p in parts[3:] if "=" in p)
+    return found
+
+
+grpc = results(sys.argv[1], "grpc")
+raw = results(sys.argv[2], "raw")
+ours = results(sys.argv[3], "ligasd")
+with open(sys.argv[4]) as f:
+    cold_user = [float(l.split()[1]) / 1000 for l in f if l.startswith("FIRST_REPLY_US")]
+load_note = sys.argv[5]
+
+
+def get(table, test, key):
+    try:
+        return float(table[test][key])
+    except (KeyError, ValueError):
+        return None
+
+
+def fmt(value, digits=1):
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def ratio(a, b):
+    return "-" if a is None or b is None or b == 0 else f"{a / b:.2f}x"
+
+
+rows = []
+
+
+def row(name, unit, mine, c=None, g=None, target="", met=None):
+    verdict = "" if met is None else ("met" if met else "MISSED")
+    rows.append((name, unit, fmt(mine), fmt(c), fmt(g), ratio(mine, c), ratio(mine, g), target, verdict))
+
+
+c_p50 = get(raw, "pingpong", "p50_us")
+teams_p50 = get(ours, "unary_teams", "p50_us")
+row("ping round trip p50", "us", get(ours, "unary_ping", "p50_us"), c_p50)
+row("leagues round trip p50", "us", get(ours, "unary_leagues", "p50_us"), c_p50)
+row("teams(24) round trip p50", "us", teams_p50, c_p50, get(grpc, "unary_seq", "p50_us"),
+    "<= 2x C", teams_p50 is not None and c_p50 is not None and teams_p50 <= 2 * c_p50)
+row("teams(24) round trip p99", "us", get(ours, "unary_teams", "p99_us"), get(raw, "pingpong", "p99_us"), get(grpc, "unary_seq", "p99_us"))
+row("teams(24) mean", "us", get(ours, "unary_teams", "mean_us"), get(raw, "pingpong", "mean_us"), get(grpc, "unary_seq", "mean_us"))
+row("teams p50, blocking client*", "us", get(ours, "unary_teams_blocking_client", "p50_us"), c_p50, get(grpc, "unary_seq", "p50_us"))
+
+# Throughput lines repeat one test name per client count: key them by both.
+with open(sys.argv[3]) as lines:
+    throughput = {}
+    for line in lines:
+        parts = line.split()
+        if len(parts) > 3 and parts[:2] == ["RESULT", "ligasd"] and parts[2].startswith("throughput"):
+            fields = dict(p.split("=", 1) for p in parts[3:])
+            throughput[(parts[2], fields["clients"])] = fields
+c_conc = get(raw, "pingpong_conc", "calls_per_s")
+g_conc = get(grpc, "unary_conc", "calls_per_s")
+for test, label in (("throughput_teams", "LigasClient"), ("throughput_teams_blocking_clients", "blocking clients*")):
+    for clients in ("1", "16", "64"):
+        fields = throughput.get((test, clients))
+        value = float(fields["calls_per_s"]) if fields else None
+        errors = f", {fields['errors']} errors" if fields else ""
+        target, met = ("", None)
+        if clients == "16" and test == "throughput_teams":
+            target, met = ">= 40,000/s", value is not None and value >= 40000
+        row(f"teams/s, {clients} clients ({label}{errors})", "req/s", value,
+            c_conc if clients == "16" else None, g_conc if clients == "16" else None, target, met)
+
+c_stream = get(raw, "stream", "mib_per_s")
+g_stream = get(grpc, "stream_raw", "mib_per_s")
+for size in ("1mib", "20mib"):
+    value = get(ours, f"stream_{size}", "mib_per_s")
+    row(f"image stream {size[:-3]} MiB from cache", "MiB/s", value, c_stream, g_stream, ">= 1,500", value is not None and value >= 1500)
+    row(f"image stream {size[:-3]} MiB, blocking client*", "MiB/s", get(ours, f"stream_{size}_blocking_client", "mib_per_s"), c_stream, g_stream)
+
+cold_sa = get(ours, "cold_start_socket_activate", "p50_ms")
+row("cold start, systemd-socket-activate p50", "ms", cold_sa, target="<= 50", met=cold_sa is not None and cold_sa <= 50)
+row("cold start, systemd-socket-activate max", "ms", get(ours, "cold_start_socket_activate", "max_ms"))
+cold_um = statistics.median(cold_user) if cold_user else None
+row(f"cold start, systemd --user p50 (n={len(cold_user)})", "ms", cold_um, target="<= 50", met=cold_um is not None and cold_um <= 50)
+row("cold start, systemd --user max", "ms", max(cold_user) if cold_user else None)
+
+idle = get(ours, "memory_idle", "rss_warm_mib")
+row("RSS idle at start", "MiB", get(ours, "memory_idle", "rss_start_mib"), target="<= 20", met=None)
+row("RSS idle, cache warm", "MiB", idle, target="<= 20", met=idle is not None and idle <= 20)
+row("RSS peak under load (64 clients)", "MiB", get(ours, "memory_under_load", "rss_peak_mib"))
+growth = get(ours, "memory_slow_reader", "growth_mib")
+row(f"RSS growth, slow reader ({ours.get('memory_slow_reader', {}).get('streamed_mib', '?')} MiB)", "MiB", growth,
+    target="<= 8", met=growth is not None and growth <= 8)
+flights = get(ours, "single_flight", "remote_requests")
+row(f"single flight: remote requests for {ours.get('single_flight', {}).get('clients', '?')} cold requests", "", flights,
+    target="1", met=flights == 1)
+
+headers = ("measure", "unit", "ligasd", "C raw-uds", "gRPC", "vs C", "vs gRPC", "target", "")
+widths = [max(len(str(r[i])) for r in rows + [headers]) for i in range(len(headers))]
+for r in [headers] + rows:
+    print("  ".join(str(cell).ljust(widths[i]) if i < 2 else str(cell).rjust(widths[i]) for i, cell in enumerate(r)))
+print(f"C: ping-pong {raw.get('pingpong', {}).get('req_bytes', '?')}B->{raw.get('pingpong', {}).get('resp_bytes', '?')}B, "
+      f"16 conns, 1 MiB stream in 64 KiB writes; gRPC: Teams unary JSON, 16 callers on 1 conn, 1 MiB raw chunks.")
+print("* = extra rows: a blocking single-request client, to separate the daemon's cost from the client library's.")
+print(load_note)

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -41,6 +42,8 @@ public final class LoopbackHTTPServer: Sendable {
         var disconnects = 0
         var connections: [ObjectIdentifier: any Channel] = [:]
         var disconnectWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// The socket holding the port after `shutdown`.
+        var reservedPort: Int32?
     }
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
@@ -86,10 +89,35 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// Stops listening and drops every open connection: the remote is down. Idempotent.
+    ///
+    /// The port then stays bound (not listening) until this object goes away: connecting to it is
+    /// refused at once, and another test's server cannot be handed the same port meanwhile and
+    /// answer in its place (which once made an "offline" daemon find a live remote).
     public func shutdown() async throws {
         let open = state.withLockedValue { Array($0.connections.values) }
         for connection in open { try? await connection.close() }
-        if channel.isActive { try await channel.close() }
+        guard channel.isActive else { return }
+        try await channel.close()
+        reservePort()
+    }
+
+    private func reservePort() {
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return }
+        var reuse: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if bound == 0 { state.withLockedValue { $0.reservedPort = fd } } else { close(fd) }
+    }
+
+    deinit {
+        if let fd = state.withLockedValue({ $0.reservedPort }) { close(fd) }
     }
 
     private final class Handler: ChannelInboundHandler, @unchecked Sendable {

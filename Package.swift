@@ -123,7 +123,7 @@ let package = Package(
             name: "LigasCacheStoreTests",
             dependencies: ["LigasCacheStore", "LigasTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "LigasProtocolTests", dependencies: ["LigasProtocol"]),
+        .testTarget(name: "LigasProtocolTests", dependencies: ["LigasProtocol", "LigasTestSupport"]),
         .testTarget(
             name: "LigasServerTests",
             dependencies: ["LigasServer", "LigasProtocol", "LigasTestSupport", .product(name: "Crypto", package: "swift-crypto")]

@@ -166,6 +166,33 @@ struct DaemonEndToEndTests {
         #expect(status.st_mode & 0o777 == 0o660)
         _ = await daemon.stop()
     }
+
+    @Test("At the connection cap, LigasClient.connect reports the daemon's tooManyRequests, even when its hello write fails")
+    func connectionCapSeenByTheLibrary() async throws {
+        let daemon = try await RunningDaemon(remote: BundledSampleData.baseURL, extra: ["--max-connections", "1"])
+        // The start-up probe's connection may not be released yet: take the one slot once it is.
+        var holder: LigasClient?
+        for _ in 0..<500 where holder == nil {
+            holder = try? await daemon.client()
+            if holder == nil { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        let held = try #require(holder)
+        var codes: [String] = []
+        for _ in 0..<20 {
+            do {
+                let extra = try await LigasClient.connect(socketPath: daemon.socketPath)
+                extra.close()
+                codes.append("connected")
+            } catch ClientError.server(let body) {
+                codes.append("\(body.code)")
+            } catch {
+                codes.append("\(error)")
+            }
+        }
+        #expect(codes == Array(repeating: "tooManyRequests", count: 20))
+        held.close()
+        _ = await daemon.stop()
+    }
 }
 
 extension Array {

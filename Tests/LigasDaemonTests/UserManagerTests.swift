@@ -37,7 +37,7 @@ struct UserManagerTests {
     @Test("Idle exit and re-activation: clients connecting at random moments over many exit cycles never fail")
     func idleExitRace() async throws {
         try await UserManager.run(serviceSettings: ["Environment=LIGASD_IDLE_EXIT=0.1"]) { manager in
-            var generator = SplitMix(seed: 2026)
+            var generator = SeededGenerator(seed: 2026)
             var pids = Set<String>()
             var failures: [String] = []
             for _ in 0..<60 {
@@ -116,15 +116,3 @@ struct UserManagerTests {
     }
 }
 
-/// A tiny seeded generator, so the "random moments" are the same on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

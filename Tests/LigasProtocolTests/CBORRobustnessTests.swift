@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LigasProtocol
+import LigasTestSupport
 
 @Suite("CBOR: hostile input")
 struct CBORRobustnessTests {

@@ -194,8 +194,7 @@ public final class Server: @unchecked Sendable {
         guard accepting, let idleAfter, let onIdle, connections.isEmpty else { return }
         idleTimer?.cancel()
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        let (seconds, attoseconds) = idleAfter.components
-        timer.schedule(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+        timer.schedule(deadline: .now() + idleAfter.dispatchInterval)
         timer.setEventHandler { [unowned self] in
             // Runs on the accept queue: once accepting stops here, no accept can slip in between.
             guard accepting, connections.isEmpty else { return }

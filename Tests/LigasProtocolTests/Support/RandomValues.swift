@@ -1,5 +1,6 @@
 import Foundation
 import LigasProtocol
+import LigasTestSupport
 
 /// Random but valid values of every message type, from a seeded generator.
 struct RandomValues {

@@ -34,7 +34,7 @@ public enum Daemon {
             configuration: configuration.engine, feedStore: store, imageStore: store,
             httpClient: SchemeRoutingHTTPClient(http: http), logger: logger,
             remoteFallbackMetadata: LigasMessageID.remoteFailedWithFallback.metadata)
-        validateCache(engine, logger: logger)
+        await validateCache(engine, logger: logger)
 
         let server = Server(
             listener: listener, limits: configuration.limits,
@@ -72,12 +72,12 @@ public enum Daemon {
         return 0
     }
 
-    private static func validateCache(_ engine: LigasEngine, logger: Logger) {
+    private static func validateCache(_ engine: LigasEngine, logger: Logger) async {
         do {
-            let report = try engine.validateCache()
+            let report = try await engine.validateCache()
             logger.info("cache validated", metadata: LigasMessageID.cacheValidated.metadata.merging([
                 "deleted": "\(report.deletedCount)", "expired-feeds": "\(report.expiredFeeds.count)",
-                "undecodable-feeds": "\(report.undecodableFeeds.count)", "expired-images": "\(report.expiredImages)",
+                "undecodable-feeds": "\(report.undecodableFeeds.count)", "expired-images": "\(report.expiredImages)", "outdated-leagues": "\(report.outdatedLeagues)",
             ]) { $1 })
         } catch {
             logger.error("cache validation failed", metadata: LigasMessageID.cacheValidated.metadata.merging(["error": "\(error)"]) { $1 })

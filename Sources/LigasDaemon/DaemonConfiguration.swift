@@ -22,6 +22,7 @@ public struct DaemonConfiguration: Sendable {
     public var apiKey: APIKey?
     public var cacheFile: URL = CacheStoreOpening.defaultFileURL()
     public var maxCacheAge: TimeInterval = CachePolicy.sevenDays
+    public var remoteFirstBudget = EngineConfiguration.defaultRemoteFirstBudget
     public var imageCacheBytes = 256 << 20
     public var limits = ServerLimits()
     /// Exit after this long without connections when socket-activated; nil never.
@@ -39,6 +40,7 @@ public struct DaemonConfiguration: Sendable {
         var configuration = EngineConfiguration(sources: sources)
         configuration.cachePolicy = CachePolicy(maxAge: maxCacheAge)
         configuration.imageChunkSize = limits.chunkSize
+        configuration.remoteFirstBudget = remoteFirstBudget
         return configuration
     }
 }
@@ -62,6 +64,7 @@ extension DaemonConfiguration {
         case apiKey = "LIGASD_API_KEY"
         case cache = "LIGASD_CACHE"
         case maxCacheAge = "LIGASD_MAX_CACHE_AGE"
+        case remoteFirstBudget = "LIGASD_REMOTE_FIRST_BUDGET"
         case imageCacheBytes = "LIGASD_IMAGE_CACHE_BYTES"
         case maxConnections = "LIGASD_MAX_CONNECTIONS"
         case maxInFlight = "LIGASD_MAX_IN_FLIGHT"
@@ -102,6 +105,7 @@ extension DaemonConfiguration {
         apiKey = settings[.apiKey].flatMap(APIKey.init) ?? apiKey
         cacheFile = settings[.cache].map { URL(fileURLWithPath: $0) } ?? cacheFile
         maxCacheAge = try parse.seconds(.maxCacheAge).map { Double($0.components.seconds) } ?? maxCacheAge
+        remoteFirstBudget = try parse.seconds(.remoteFirstBudget) ?? remoteFirstBudget
         imageCacheBytes = try parse.count(.imageCacheBytes) ?? imageCacheBytes
         limits.maxConnections = try parse.count(.maxConnections) ?? limits.maxConnections
         limits.maxInFlightPerConnection = try parse.count(.maxInFlight) ?? limits.maxInFlightPerConnection

@@ -19,7 +19,7 @@ final class DaemonCounters: Sendable {
 
     func record(_ error: any Error) {
         switch error {
-        case LigasError.connectivity, LigasError.invalidData, LigasError.noConnectivityAndNoCache:
+        case LigasError.connectivity, LigasError.invalidData:
             state.withLock { $0.remoteFailures += 1 }
         default:
             break

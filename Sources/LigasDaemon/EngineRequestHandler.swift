@@ -34,8 +34,7 @@ struct EngineRequestHandler: RequestHandler {
                 let loaded = try await engine.matches(league: arguments.league, team: arguments.team, policy: policy)
                 return reply(loaded) { .matches(Sourced(source: $0, value: WireMapping.matches($1))) }
             case .image(let arguments):
-                let url = try await ImageURLResolver(engine: engine).url(for: arguments)
-                let loaded = try await engine.image(url: url, policy: policy)
+                let loaded = try await engine.image(of: WireMapping.imageSubject(arguments), policy: policy)
                 counters.record(loaded.origin)
                 let stream = loaded.value
                 let header = StreamHeader(

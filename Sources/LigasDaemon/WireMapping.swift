@@ -47,6 +47,15 @@ enum WireMapping {
         }
     }
 
+    static func imageSubject(_ arguments: ImageArguments) -> ImageSubject {
+        switch arguments {
+        case .url(let url): .url(url)
+        case .league(let id): .league(id)
+        case .team(let id): .team(id)
+        case .player(let id): .player(id)
+        }
+    }
+
     static func errorBody(_ error: any Error) -> ErrorBody {
         switch error {
         case let body as ErrorBody: body
@@ -54,8 +63,6 @@ enum WireMapping {
         case LigasError.connectivity(let why): ErrorBody(code: .connectivity, message: why)
         case LigasError.invalidData(let why): ErrorBody(code: .invalidData, message: why)
         case LigasError.noCache: ErrorBody(code: .noCache, message: "offline and nothing cached")
-        case LigasError.noConnectivityAndNoCache(let remote):
-            ErrorBody(code: .noCache, message: "no connectivity and no cache", details: ["remote": remote])
         case is CancellationError: ErrorBody(code: .internal, message: "cancelled")
         default: ErrorBody(code: .internal, message: String(describing: error))
         }

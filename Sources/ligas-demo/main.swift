@@ -43,7 +43,7 @@ struct LigasDemo: AsyncParsableCommand {
             httpClient: SchemeRoutingHTTPClient(http: http), logger: logger)
 
         print("remote: \(baseURL.absoluteString)\ncache:  \(cacheURL.path)\npolicy: \(policy.rawValue)\n")
-        let report = try engine.validateCache()
+        let report = try await engine.validateCache()
         print("validate cache: \(report.deletedCount) entries deleted")
         do {
             try await show(engine, policy: policy)

@@ -32,6 +32,8 @@ struct Ligasd: AsyncParsableCommand {
     var cache: String?
     @Option(help: "Seconds cached data stays valid; default 604800, 7 days (env: LIGASD_MAX_CACHE_AGE).")
     var maxCacheAge: String?
+    @Option(help: "Seconds matches wait for the remote before a fresh cache answers instead; default 1.5 (env: LIGASD_REMOTE_FIRST_BUDGET).")
+    var remoteFirstBudget: String?
     @Option(help: "Total bytes of cached images; default 268435456 (env: LIGASD_IMAGE_CACHE_BYTES).")
     var imageCacheBytes: String?
     @Option(help: "Simultaneous connections; default 256 (env: LIGASD_MAX_CONNECTIONS).")
@@ -59,7 +61,7 @@ struct Ligasd: AsyncParsableCommand {
         MallocTuning.apply()
         let overrides: [DaemonConfiguration.Key: String?] = [
             .socket: socket, .socketMode: socketMode, .remote: remote, .seedRemote: seedRemote, .cache: cache,
-            .maxCacheAge: maxCacheAge, .imageCacheBytes: imageCacheBytes, .maxConnections: maxConnections,
+            .maxCacheAge: maxCacheAge, .remoteFirstBudget: remoteFirstBudget, .imageCacheBytes: imageCacheBytes, .maxConnections: maxConnections,
             .maxInFlight: maxInFlight, .maxFrameSize: maxFrameSize, .handshakeTimeout: handshakeTimeout,
             .idleConnectionTimeout: idleConnectionTimeout, .maxOutputBytes: maxOutputBytes, .idleExit: idleExit,
             .shutdownGrace: shutdownGrace, .logTarget: logTarget, .logLevel: logLevel,

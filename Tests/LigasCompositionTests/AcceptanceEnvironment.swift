@@ -40,12 +40,19 @@ final class AcceptanceEnvironment: Sendable {
         try outcome.get()
     }
 
-    /// A new engine over the same cache file, as after a daemon restart.
-    func engine(online: Bool, maxFileBytes: Int? = nil) throws -> LigasEngine {
+    /// A new engine over the same cache file, as after a daemon restart. `seed` adds a
+    /// `seed-football-api` source at that base URL. The remote-first budget is lifted unless a
+    /// test is about it: remote-first tests expect the remote's answer however loaded the machine.
+    func engine(
+        online: Bool, maxFileBytes: Int? = nil, seed: URL? = nil, remoteFirstBudget: Duration = .seconds(600)
+    ) throws -> LigasEngine {
         let store = try SQLiteCacheStore(fileURL: cacheURL, imageCapacityBytes: 1 << 20, maxFileBytes: maxFileBytes)
         let base = online ? server.baseURL : Self.unreachable
+        var configuration = EngineConfiguration(sources: [RemoteSource(dataSource: .ligasREST, baseURL: base)])
+        if let seed { configuration.sources.append(RemoteSource(dataSource: .seedFootballAPI, baseURL: seed)) }
+        configuration.remoteFirstBudget = remoteFirstBudget
         return LigasEngine.compose(
-            configuration: EngineConfiguration(sources: [RemoteSource(dataSource: .ligasREST, baseURL: base)]),
+            configuration: configuration,
             feedStore: store, imageStore: store,
             httpClient: SchemeRoutingHTTPClient(http: client),
             currentDate: clock.currentDate, logger: logs.logger)

@@ -153,3 +153,45 @@ struct CacheFirstAcceptanceTests {
         }
     }
 }
+
+@Suite("Acceptance: a seed-football-api source")
+struct SeedSourceAcceptanceTests {
+    @Test("With a seed source configured, leagues list its league, whose teams and matches come from the seed API")
+    func seedLeagueIsServed() async throws {
+        let seed = try await LoopbackHTTPServer.start(SeedFootballAPI.route)
+        let outcome = await asyncResult {
+            try await AcceptanceEnvironment.run { environment in
+                let engine = try environment.engine(online: true, seed: seed.baseURL)
+
+                let league = try #require(await engine.leagues().value.first { $0.id == "seed" })
+                let teams = try await engine.teams(league: "seed")
+                let matches = try await engine.matches(league: "seed", team: "red-dragons")
+
+                #expect(league.dataSource == .seedFootballAPI)
+                #expect(teams.value.map(\.id) == ["red-dragons", "cool-eagles"])
+                #expect(teams.value.allSatisfy { $0.dataSource == .seedFootballAPI })
+                #expect(matches.origin == .remote)
+                #expect(matches.value.previous.count == 1 && matches.value.upcoming.count == 1)
+                #expect(seed.requests.map(\.path) == ["/teams", "/teams/matches"])
+                #expect(environment.requestPaths.isEmpty)
+            }
+        }
+        try await seed.shutdown()
+        try outcome.get()
+    }
+
+    @Test("A leagues list cached before the seed source was configured is dropped when the cache is validated")
+    func outdatedLeaguesList() async throws {
+        try await AcceptanceEnvironment.run { environment in
+            _ = try await environment.engine(online: true).leagues()
+            let withSeed = try environment.engine(online: true, seed: URL(string: "http://127.0.0.1:9/")!)
+
+            let report = try await withSeed.validateCache()
+            let leagues = try await withSeed.leagues()
+
+            #expect(report.outdatedLeagues)
+            #expect(leagues.value.map(\.id) == ["serie-a", "serie-b", "seed"])
+            #expect(try await withSeed.validateCache().outdatedLeagues == false)
+        }
+    }
+}

@@ -117,3 +117,109 @@ struct ImagesAcceptanceTests {
         }
     }
 }
+
+/// `image` by league, team or player: finding the URL follows the caller's policy like any load.
+@Suite("Acceptance: images by league, team or player")
+struct ImageSubjectsAcceptanceTests {
+    @Test("Offline, nothing cached: a team's logo is 'no cache', and neither the network nor the teams entry is touched")
+    func offlineTeamNeverTouchesNetwork() async throws {
+        try await AcceptanceEnvironment.run { environment in
+            let engine = try environment.engine(online: true)
+
+            await #expect(throws: LigasError.noCache) { try await engine.image(of: .team("emelec"), policy: .offline) }
+
+            #expect(environment.requestPaths.isEmpty)
+            #expect(try environment.cached()["teams/serie-a"] == nil)
+        }
+    }
+
+    @Test("Offline, expired teams: a team's logo is 'no cache', and a later plain load still goes to the remote")
+    func offlineExpiredTeams() async throws {
+        try await AcceptanceEnvironment.run { environment in
+            let engine = try environment.engine(online: true)
+            _ = try await engine.teams(league: "serie-a")
+            _ = try await engine.teams(league: "serie-b")
+            environment.clock.advance(by: .sevenDays)
+            let requestsBefore = environment.requestPaths.count
+
+            await #expect(throws: LigasError.noCache) { try await engine.image(of: .team("emelec"), policy: .offline) }
+            #expect(environment.requestPaths.count == requestsBefore)
+            #expect(try await engine.teams(league: "serie-a").origin == .remote)
+        }
+    }
+
+    @Test("Offline, cached teams and logo: the logo, without a request")
+    func offlineCachedTeamLogo() async throws {
+        try await AcceptanceEnvironment.run { environment in
+            let engine = try environment.engine(online: true)
+            _ = try await engine.image(of: .team("emelec")).value.collect()
+            let requestsBefore = environment.requestPaths.count
+
+            let loaded = try await environment.engine(online: false).image(of: .team("emelec"), policy: .offline)
+
+            #expect(loaded.origin == .cache)
+            #expect(environment.requestPaths.count == requestsBefore)
+        }
+    }
+
+    @Test("Default, nothing cached: a player's photo loads the lists it needs, then the photo")
+    func defaultPlayerPhotoLoadsWhatIsNeeded() async throws {
+        try await AcceptanceEnvironment.run { environment in
+            let engine = try environment.engine(online: true)
+
+            let loaded = try await engine.image(of: .player("emelec-15"))
+            let image = try await loaded.value.collect()
+
+            #expect(loaded.origin == .remote)
+            #expect(image.contentType == "image/png")
+            // Squads are loaded only until the player is found: Barcelona's, then Emelec's.
+            #expect(environment.requestPaths == [
+                "/leagues/serie-a/teams.json", "/teams/barcelona-sc/players.json", "/teams/emelec/players.json",
+                "/images/players/emelec-15.png",
+            ])
+        }
+    }
+
+    @Test("Offline, nothing cached: a player's photo is 'no cache' without a request", arguments: ["emelec-01", "no-such-player"])
+    func offlinePlayerPhoto(player: String) async throws {
+        try await AcceptanceEnvironment.run { environment in
+            await #expect(throws: LigasError.noCache) {
+                try await environment.engine(online: true).image(of: .player(player), policy: .offline)
+            }
+            #expect(environment.requestPaths.isEmpty)
+        }
+    }
+
+    @Test("A player without a photo is 'not found', and says so")
+    func playerWithoutPhoto() async throws {
+        try await AcceptanceEnvironment.run { environment in
+            await #expect(throws: LigasError.notFound("player 'emelec-01' has no photo")) {
+                try await environment.engine(online: true).image(of: .player("emelec-01"))
+            }
+        }
+    }
+
+    @Test("A team, league or player that does not exist is 'not found'", arguments: [
+        ImageSubject.team("no-such-team"), .league("no-such-league"), .player("no-such-player"),
+    ])
+    func unknownSubject(subject: ImageSubject) async throws {
+        try await AcceptanceEnvironment.run { environment in
+            await #expect { try await environment.engine(online: true).image(of: subject) } throws: { error in
+                if case LigasError.notFound = error { return true } else { return false }
+            }
+        }
+    }
+
+    @Test("A league's logo needs no list from the network, offline too")
+    func leagueLogoOffline() async throws {
+        try await AcceptanceEnvironment.run { environment in
+            _ = try await environment.engine(online: true).image(of: .league("serie-a")).value.collect()
+            let requestsBefore = environment.requestPaths.count
+
+            let loaded = try await environment.engine(online: false).image(of: .league("serie-a"), policy: .offline)
+
+            #expect(loaded.origin == .cache)
+            #expect(environment.requestPaths.count == requestsBefore)
+        }
+    }
+}

@@ -2,7 +2,9 @@ import Foundation
 import LigasCacheStore
 import LigasComposition
 import LigasDomain
+import LigasSampleData
 import LigasTestSupport
+import NIOConcurrencyHelpers
 import Testing
 
 @Suite("Acceptance: matches (remote first)")
@@ -29,7 +31,7 @@ struct RemoteFirstAcceptanceTests {
         }
     }
 
-    @Test("Offline: delivers the cached matches while they are fresh, else 'no connectivity and no cache'", arguments: CacheState.allCases)
+    @Test("Remote down: delivers the cached matches while they are fresh, else the connectivity error", arguments: CacheState.allCases)
     func offline(state: CacheState) async throws {
         try await AcceptanceEnvironment.run { environment in
             try await fill(state, in: environment)
@@ -42,9 +44,80 @@ struct RemoteFirstAcceptanceTests {
                 #expect(environment.logs.messages.contains("remote failed; falling back to cached matches"))
             } else {
                 await #expect { try await engine.matches(league: "serie-a") } throws: { error in
-                    if case LigasError.noConnectivityAndNoCache = error { return true } else { return false }
+                    if case LigasError.connectivity = error { return true } else { return false }
                 }
             }
+        }
+    }
+
+    @Test("A remote that answered, with nothing cached: its own error, not 'no cache'", arguments: [404, 500])
+    func remoteAnsweredNothingCached(status: Int) async throws {
+        try await AcceptanceEnvironment.run(serving: { _ in .status(status) }) { environment in
+            await #expect { try await environment.engine(online: true).matches(league: "serie-a") } throws: { error in
+                switch (status, error) {
+                case (404, LigasError.notFound), (500, LigasError.invalidData): true
+                default: false
+                }
+            }
+        }
+    }
+
+    @Test("An unknown league is 'not found', as for teams")
+    func unknownLeague() async throws {
+        try await AcceptanceEnvironment.run { environment in
+            await #expect { try await environment.engine(online: true).matches(league: "no-such-league") } throws: { error in
+                if case LigasError.notFound = error { return true } else { return false }
+            }
+        }
+    }
+
+    @Test("A team the league does not have is 'not found', not an empty list")
+    func unknownTeam() async throws {
+        try await AcceptanceEnvironment.run { environment in
+            await #expect(throws: LigasError.notFound("no team 'no-such-team' in league 'serie-a'")) {
+                try await environment.engine(online: true).matches(league: "serie-a", team: "no-such-team")
+            }
+        }
+    }
+
+    @Test("A slow remote: once the budget is spent a fresh cache answers, and the remote's late answer still updates the cache")
+    func slowRemoteFreshCache() async throws {
+        let gate = Gate()
+        let stalling = NIOLockedValueBox(false)
+        let sample = BundledSampleData.baseURL
+        try await AcceptanceEnvironment.run(serving: { _ in
+            stalling.withLockedValue { $0 } ? .gated(gate, then: .file(root: sample)) : .file(root: sample)
+        }) { environment in
+            _ = try await environment.engine(online: true).matches(league: "serie-a")
+            environment.clock.advance(by: .sevenDays / 2)
+            stalling.withLockedValue { $0 = true }
+            let engine = try environment.engine(online: true, remoteFirstBudget: .milliseconds(50))
+
+            let loaded = try await engine.matches(league: "serie-a")
+
+            #expect(loaded.origin == .cache)
+            gate.open()
+            try await poll("the late answer to be cached") {
+                try environment.cached()["matches/serie-a"]?.timestamp == environment.clock.now ? true : nil
+            }
+        }
+    }
+
+    @Test("A slow remote with nothing cached: the caller waits for the remote's answer, not for an error")
+    func slowRemoteNothingCached() async throws {
+        let gate = Gate()
+        let sample = BundledSampleData.baseURL
+        try await AcceptanceEnvironment.run(serving: { _ in .gated(gate, then: .file(root: sample)) }) { environment in
+            let engine = try environment.engine(online: true, remoteFirstBudget: .milliseconds(50))
+
+            async let loaded = engine.matches(league: "serie-a")
+            try await poll("the matches request") { environment.requestPaths.contains("/leagues/serie-a/matches.json") ? true : nil }
+            gate.open()
+
+            // The answer is the remote's (it may be read back from the cache it was just saved to).
+            let matches = try await loaded.value
+            #expect(matches.previous.count == 32 && matches.upcoming.count == 16)
+            #expect(environment.requestPaths == ["/leagues/serie-a/matches.json"])
         }
     }
 
@@ -90,7 +163,7 @@ struct LeaguesAndValidationAcceptanceTests {
             try SQLiteCacheStore(fileURL: environment.cacheURL)
                 .replace("players/emelec", with: CachedFeed(payload: Data("{not json".utf8), timestamp: environment.clock.now))
 
-            let report = try environment.engine(online: false).validateCache()
+            let report = try await environment.engine(online: true).validateCache()
 
             #expect(report.expiredFeeds == ["teams/serie-a"])
             #expect(report.undecodableFeeds == ["players/emelec"])

@@ -98,8 +98,8 @@ struct DaemonEndToEndTests {
         }
     }
 
-    @Test("Remote down and matches never cached: noCache ('no connectivity and no cache')")
-    func matchesNoConnectivityNoCache() async throws {
+    @Test("Remote answering 503 and matches never cached: the remote's outcome (invalidData), not noCache")
+    func matchesRemoteFailsNothingCached() async throws {
         try await Self.withDaemon(remote: { _ in .status(503) }) { daemon, _ in
             let client = try await daemon.client()
             defer { client.close() }
@@ -107,8 +107,8 @@ struct DaemonEndToEndTests {
                 _ = try await client.matches(league: "serie-a")
                 Issue.record("expected an error")
             } catch ClientError.server(let body) {
-                #expect(body.code == .noCache)
-                #expect(body.message == "no connectivity and no cache")
+                #expect(body.code == .invalidData)
+                #expect(body.message.contains("503"), "\(body.message)")
             }
         }
     }

@@ -45,7 +45,6 @@ struct ScenarioMatrixTests {
         let fresh = state == .fresh
         switch (method, online) {
         case (.matches, true): return .answered(.remote)                       // remote first
-        case (.matches, false): return fresh ? .answered(.cache) : .failed(.noCache)
         case (_, true): return .answered(fresh ? .cache : .remote)             // cache first
         case (_, false): return fresh ? .answered(.cache) : .failed(.connectivity)
         }

@@ -7,7 +7,7 @@ extension LigasEngine {
     /// Composes every use case from the remote, the cache store and the clock.
     ///
     /// - teams, players, images: cache first (`FallbackLoader(cache, caching(remote))`)
-    /// - matches: remote first (`FallbackLoader(caching(remote), cache)`)
+    /// - matches: remote first within a budget (`RemoteFirstLoader(caching(remote), cache)`)
     /// - concurrent loads of the same feed share one flight, cache check included (`sharingFlights`)
     ///
     /// `remoteFallbackMetadata` tags the "remote failed, falling back" log entry (the daemon adds
@@ -27,7 +27,7 @@ extension LigasEngine {
         let leaguesCache = LocalFeedLoader<AllLeagues, [League]>(
             store: feedStore, feedKey: { _ in .leagues }, currentDate: currentDate, policy: policy)
         let leagues = LoadLeaguesUseCase(
-            cache: leaguesCache, bootstrap: EcuadorianLeagues.bootstrap(ligasBaseURL: configuration.ligasBaseURL))
+            cache: leaguesCache, bootstrap: configuration.bootstrapLeagues)
 
         let teamsCache = LocalFeedLoader<String, [Team]>(
             store: feedStore, feedKey: { .teams(league: $0) }, currentDate: currentDate, policy: policy)
@@ -64,6 +64,7 @@ extension LigasEngine {
                 .sharingFlights(),
             matchesLoader: .remoteFirst(
                 remote: cachedRemote(remoteMatches, into: matchesCache), cache: matchesCache,
+                budget: RemoteFirstLoader<String, Matches>.sleeping(configuration.remoteFirstBudget),
                 onRemoteFailure: { league, error in
                     logger.notice("remote failed; falling back to cached matches", metadata: [
                         "league": "\(league)", "error": "\(error)",

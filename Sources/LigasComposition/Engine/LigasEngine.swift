@@ -37,14 +37,24 @@ public struct LigasEngine: Sendable {
         return loaded
     }
 
-    /// Use case "Load matches": remote first. `team` (an id or a name) keeps only that team's matches.
+    /// Use case "Load matches": remote first. `team` (an id or a name) keeps only that team's
+    /// matches; a team the league does not have is `notFound`, not an empty list.
     public func matches(league: String, team: String? = nil, policy: LoadPolicy = .default) async throws -> Loaded<Matches> {
         let loaded = try await matchesLoader.load(league, policy: policy)
         guard let team else { return loaded }
         let lookup: LoadPolicy = policy == .offline ? .offline : .default
-        let name = (try? await teams(league: league, policy: lookup))?.value
-            .first { $0.id == team || $0.name.caseInsensitiveCompare(team) == .orderedSame }?.name ?? team
-        return loaded.map { $0.involving(team: name) }
+        guard let teams = try? await teams(league: league, policy: lookup).value else {
+            // The team list cannot be read: take the text as the name the matches use.
+            let involving = loaded.value.involving(team: team)
+            guard !involving.isEmpty || loaded.value.isEmpty else {
+                throw LigasError.notFound("no matches of a team '\(team)' in league '\(league)'")
+            }
+            return Loaded(involving, from: loaded.origin)
+        }
+        guard let known = teams.first(where: { $0.id == team || $0.name.caseInsensitiveCompare(team) == .orderedSame }) else {
+            throw LigasError.notFound("no team '\(team)' in league '\(league)'")
+        }
+        return loaded.map { $0.involving(team: known.name) }
     }
 
     /// Use case "Load image data": cache first, streamed. Only URLs from the daemon's own data or
@@ -64,8 +74,11 @@ public struct LigasEngine: Sendable {
         return cached.contains(url)
     }
 
-    /// Use case "Validate cache", run once at start-up.
-    public func validateCache() throws -> CacheValidationReport {
-        try cacheValidation.validateCache()
+    /// Use case "Validate cache", run once at start-up; it also drops a cached leagues list that
+    /// no longer matches the configured sources.
+    public func validateCache() async throws -> CacheValidationReport {
+        var report = try cacheValidation.validateCache()
+        report.outdatedLeagues = try await leaguesUseCase.discardOutdatedCache()
+        return report
     }
 }

@@ -41,17 +41,14 @@ extension PolicyRoutingLoader {
         Self(default: FallbackLoader(primary: cache, fallback: remote), refresh: remote, offline: cache)
     }
 
-    /// Matches: the remote (cached) first, else the cache if it holds something valid.
-    /// If both fail: `LigasError.noConnectivityAndNoCache`.
+    /// Matches: the remote (cached) first within `budget`, else the cache if it holds something
+    /// valid (see `RemoteFirstLoader`). If both fail, the remote's error.
     public static func remoteFirst(
         remote: any Loader<Key, Value>, cache: any Loader<Key, Value>,
+        budget: @escaping @Sendable () async -> Void,
         onRemoteFailure: @escaping @Sendable (Key, any Error) -> Void = { _, _ in }
     ) -> Self {
-        let standard = FallbackLoader(
-            primary: remote, fallback: cache, onPrimaryFailure: onRemoteFailure,
-            combineErrors: { remoteError, _ in
-                LigasError.noConnectivityAndNoCache(remote: String(describing: remoteError))
-            })
+        let standard = RemoteFirstLoader(remote: remote, cache: cache, budget: budget, onRemoteFailure: onRemoteFailure)
         return Self(default: standard, refresh: remote, offline: cache)
     }
 }

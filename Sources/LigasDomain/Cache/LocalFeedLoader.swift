@@ -3,7 +3,7 @@ import Foundation
 /// Use cases "Load feed from cache" and "Cache feed", for one kind of feed.
 ///
 /// `load` delivers only a valid entry (younger than the cache policy's max age) and never
-/// changes the store: deleting stale data is the job of `CacheValidator` at start-up.
+/// changes the store: deleting stale data is the job of `ValidateCacheUseCase` at start-up.
 /// Feeds read or written once are kept decoded in memory (`DecodedFeedMemo`), shared by copies
 /// of this loader; the store stays the source of truth across restarts.
 public struct LocalFeedLoader<Key: Hashable & Sendable, Resource: Codable & Sendable>: Loader {

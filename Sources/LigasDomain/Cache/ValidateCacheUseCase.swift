@@ -5,10 +5,12 @@ public struct CacheValidationReport: Hashable, Sendable {
     public var expiredFeeds: [String] = []
     public var undecodableFeeds: [String] = []
     public var expiredImages: Int = 0
+    /// The cached leagues list was not the configured one any more (see `LoadLeaguesUseCase`).
+    public var outdatedLeagues = false
 
     public init() {}
 
-    public var deletedCount: Int { expiredFeeds.count + undecodableFeeds.count + expiredImages }
+    public var deletedCount: Int { expiredFeeds.count + undecodableFeeds.count + expiredImages + (outdatedLeagues ? 1 : 0) }
 }
 
 /// Use case "Validate cache", run when the daemon starts: delete every feed that has expired or

@@ -19,6 +19,16 @@ public enum EcuadorianLeagues {
     }
 }
 
+extension League {
+    /// The one league a `seed-football-api` source serves (that contract has no league list).
+    /// Its logo, if the source has one, is `{base}/logo.png`.
+    public static func seed(baseURL: URL) -> League {
+        League(
+            id: "seed", name: "Seed football API",
+            logoURL: baseURL.appendingPathComponent("logo.png"), dataSource: .seedFootballAPI)
+    }
+}
+
 /// The key of the leagues feed: there is only one.
 public struct AllLeagues: Hashable, Sendable {
     public init() {}

@@ -5,6 +5,8 @@
 ///   entry so that no half-written list can be read later.
 /// - `refresh` always re-saves the bootstrap list; `offline` behaves like `default`, because the
 ///   bootstrap list never needs the network.
+/// - Validate cache: a cached list that is not the bootstrap list (the configured sources
+///   changed since it was saved) is deleted, so the next load saves the current one.
 public struct LoadLeaguesUseCase: Sendable {
     private let cache: LocalFeedLoader<AllLeagues, [League]>
     private let bootstrap: [League]
@@ -24,5 +26,12 @@ public struct LoadLeaguesUseCase: Sendable {
             try? cache.deleteCache(for: AllLeagues())
         }
         return Loaded(bootstrap, from: .builtIn)
+    }
+
+    /// Deletes a cached list that differs from the bootstrap list; true if it did.
+    public func discardOutdatedCache() async throws -> Bool {
+        guard let cached = try? await cache.load(AllLeagues()).value, cached != bootstrap else { return false }
+        try cache.deleteCache(for: AllLeagues())
+        return true
     }
 }

@@ -7,10 +7,9 @@ public enum LigasError: Error, Hashable, Sendable {
     case connectivity(String)
     /// The remote answered, but not with what the contract promises.
     case invalidData(String)
-    /// `offline` policy and nothing valid in the cache.
+    /// `offline` policy and nothing valid in the cache. (Without that policy, a failed remote
+    /// with nothing cached is the remote's own error: it says what happened.)
     case noCache
-    /// Remote-first load: the remote failed and the cache holds nothing valid either.
-    case noConnectivityAndNoCache(remote: String)
 }
 
 extension LigasError: CustomStringConvertible {
@@ -20,7 +19,6 @@ extension LigasError: CustomStringConvertible {
         case .connectivity(let why): "no connectivity: \(why)"
         case .invalidData(let why): "invalid data: \(why)"
         case .noCache: "offline and nothing cached"
-        case .noConnectivityAndNoCache(let remote): "no connectivity and no cache (\(remote))"
         }
     }
 }

@@ -71,7 +71,7 @@ enum RemoteFaultsScenario {
                     let image = Question.image(.url(URL(string: remoteURL)!.appendingPathComponent("images/teams/emelec.png")))
                     testCases = [
                         Case(name: "teams", question: .teams("serie-a"), cache: .default, expected: .error(fault.expectedError)),
-                        Case(name: "matches", question: .matches("serie-a"), cache: .default, expected: .error(.noCache)),
+                        Case(name: "matches", question: .matches("serie-a"), cache: .default, expected: .error(fault.expectedError)),
                         Case(name: "image", question: image, cache: .default, expected: .error(fault.expectedError)),
                     ]
                 }

@@ -2,8 +2,10 @@
 """Cross-checks the golden vectors with an independent CBOR implementation.
 
 Needs the `cbor2` package (pip install cbor2); not part of CI. For every vector it
-checks the frame header fields, that the payload decodes to the JSON `value`, and that
-cbor2's canonical encoding of that value is byte-identical to the payload.
+checks the frame header fields, that the payload decodes to the JSON `value`, that
+cbor2's canonical encoding of that value is byte-identical to the payload, and that
+`typed_value` alone (PROTOCOL.md §11: `$date`, `$bytes` and `$url` leaves, no schema)
+encodes to the payload too and reduces to `value` once its markers are removed.
 """
 import datetime
 import json
@@ -23,6 +25,38 @@ def as_json(value):
         return {key: as_json(item) for key, item in value.items()}
     if isinstance(value, list):
         return [as_json(item) for item in value]
+    return value
+
+
+def from_typed(value):
+    """typed_value → Python values cbor2 encodes as the protocol wants, without a schema."""
+    if isinstance(value, dict):
+        if len(value) == 1:
+            (marker, leaf), = value.items()
+            if marker == "$date":
+                parsed = datetime.datetime.strptime(leaf, "%Y-%m-%dT%H:%M:%S.%fZ")
+                return parsed.replace(tzinfo=datetime.timezone.utc)
+            if marker == "$bytes":
+                return bytes.fromhex(leaf)
+            if marker == "$url":
+                return leaf
+            if marker.startswith("$"):
+                raise ValueError(f"unknown type marker {marker}")
+        return {key: from_typed(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [from_typed(item) for item in value]
+    if isinstance(value, float):
+        raise ValueError("typed_value holds integers only")
+    return value
+
+
+def untyped(value):
+    if isinstance(value, dict):
+        if len(value) == 1 and next(iter(value)) in ("$date", "$bytes", "$url"):
+            return next(iter(value.values()))
+        return {key: untyped(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [untyped(item) for item in value]
     return value
 
 
@@ -47,6 +81,17 @@ def check(path):
         canonical = cbor2.dumps(decoded, canonical=True, datetime_as_timestamp=True, timezone=datetime.timezone.utc)
         if canonical != payload:
             problems.append("cbor2's canonical encoding differs from the payload")
+    if "typed_value" not in vector:
+        problems.append("no typed_value")
+    elif (vector["typed_value"] is None) != (vector["value"] is None):
+        problems.append("typed_value and value disagree on null")
+    elif vector["typed_value"] is not None:
+        typed = cbor2.dumps(from_typed(vector["typed_value"]), canonical=True,
+                            datetime_as_timestamp=True, timezone=datetime.timezone.utc)
+        if typed != payload:
+            problems.append("cbor2's encoding of typed_value differs from the payload")
+        if untyped(vector["typed_value"]) != vector["value"]:
+            problems.append("typed_value without its markers differs from value")
     return problems
 
 

@@ -75,6 +75,33 @@ struct GoldenVectorTests {
         }
     }
 
+    @Test("typed_value alone re-encodes to payload_hex with a generic JSON-to-CBOR encoder that knows no Swift type",
+          arguments: VectorCatalog.all.map(\.name))
+    func typedValueIsSelfDescribing(name: String) throws {
+        let file = try VectorFile.load(VectorFile.url(for: name))
+        guard let json = file.typedValueJSON else {
+            #expect([FrameKind.streamChunk, .cancel].contains(file.kind), "only raw payloads have no typed_value")
+            return
+        }
+        let typed = try JSONDecoder().decode(TypedJSON.self, from: json)
+        #expect(Hex.encode(try GenericCBOR.encode(typed)) == file.payloadHex)
+        // The typed form is the plain `value` with its typed leaves marked, nothing else.
+        let plain = try JSONDecoder().decode(TypedJSON.self, from: try #require(file.valueJSON))
+        #expect(typed.untyped == plain)
+    }
+
+    @Test("the generic encoder's date arithmetic and float choice agree with the library")
+    func genericDates() throws {
+        for milliseconds: Int64 in [0, 1, -1, 500, -86_400_000, 1_714_849_200_000, 1_715_463_000_250, 951_782_400_123, -2_208_988_800_000] {
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            let text = VectorJSON.rfc3339(date)
+            #expect(try GenericCBOR.epochMilliseconds(text) == milliseconds, "\(text)")
+            var expected: [UInt8] = []
+            try CBORDateForm.append(date, to: &expected)
+            #expect(try GenericCBOR.encode(.object(["$date": .string(text)])) == expected, "\(text)")
+        }
+    }
+
     private func decodePayload(_ frame: Frame, method: Method?, decoder: CBORDecoder) throws -> VectorPayload {
         switch try Message(frame: frame, using: decoder) {
         case .hello(let hello): return .hello(hello)

@@ -104,7 +104,7 @@ struct MessageTests {
             _ = try Handshake.accept(Hello(versions: [1], maxFrameSize: 100, agent: "tiny"), server: server)
             Issue.record("accepted a 100-byte max frame size")
         } catch {
-            #expect(error.code == .badRequest)
+            #expect(error.code == .badFrame)
         }
         #expect(throws: ErrorBody.self) {
             try Handshake.complete(sent: Sample.clientHello, received: Hello(versions: [1, 2], agent: "s"))

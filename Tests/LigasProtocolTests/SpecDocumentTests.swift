@@ -43,6 +43,24 @@ struct SpecDocumentTests {
         }
     }
 
+    @Test("the rules of 3.4, 3.5 and 8 cite the decoder's depth limit, the hello minimum and vectors that exist")
+    func rulesAgreeWithCode() throws {
+        let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let depth = CBORDecoder.defaultMaxDepth
+        #expect(flat.contains("This implementation accepts \(depth) levels and refuses an array, map or tag at level \(depth + 1)"))
+        #expect(flat.contains("| nesting depth | — | \(depth) |"))
+        #expect(flat.contains("A `hello` whose `maxFrameSize` is below \(ProtocolLimits.minimumMaxFrameSize)"))
+        let cited = ["error-bad-request-truncated", "hello-client-invalid-limits", "error-hello-refused"]
+        for name in cited {
+            #expect(flat.contains(name), "\(name) is cited")
+            #expect(FileManager.default.fileExists(atPath: VectorFile.url(for: name).path), "\(name) exists")
+        }
+        let truncated = try VectorFile.load(VectorFile.url(for: "error-bad-request-truncated"))
+        let body = try CBORDecoder().decode(ErrorBody.self, from: #require(Hex.decode(truncated.payloadHex)))
+        let offset = try #require(body.details?["offset"])
+        #expect(flat.contains("e.g. `{\"offset\": \"\(offset)\"}` for a request cut short"))
+    }
+
     @Test("the error table lists every code, and the kinds table every frame kind")
     func tablesAreComplete() {
         for (code, _) in ErrorCode.known {

@@ -19,14 +19,23 @@ public struct ErrorBody: Error, Codable, Sendable, Hashable, CustomStringConvert
 extension ErrorBody {
     /// A request payload that failed to decode.
     static func badRequest(_ error: CBORDecodingError) -> ErrorBody {
-        var details: [String: String]?
-        switch error {
+        ErrorBody(code: .badRequest, message: error.description, details: error.details)
+    }
+}
+
+extension CBORDecodingError {
+    /// The `details` of the error frame answering a payload that failed to decode
+    /// (PROTOCOL.md §3.5): `path` when the payload is well-formed CBOR that does not fit
+    /// the schema (`""` for the top-level item), `offset` (decimal byte offset in the
+    /// payload) when it is not well-formed CBOR at all.
+    public var details: [String: String] {
+        switch self {
         case .keyNotFound(let path), .typeMismatch(_, let path), .valueNotFound(_, let path),
              .numberOutOfRange(_, let path), .invalidValue(_, let path):
-            details = ["path": path]
-        default:
-            details = nil
+            ["path": path]
+        case .truncated(let offset), .lengthExceedsInput(let offset), .malformed(_, let offset),
+             .depthLimitExceeded(_, let offset), .trailingBytes(let offset):
+            ["offset": String(offset)]
         }
-        return ErrorBody(code: .badRequest, message: error.description, details: details)
     }
 }

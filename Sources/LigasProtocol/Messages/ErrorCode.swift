@@ -15,7 +15,8 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
         try container.encode(rawValue)
     }
 
-    /// A frame could not be parsed (length below 8, unknown kind, reserved flags, bad id). Fatal.
+    /// A frame could not be parsed (length below 8, unknown kind, reserved flags, bad id,
+    /// a frame the peer may not send, an invalid non-request payload or hello). Fatal.
     public static let badFrame = ErrorCode(rawValue: "badFrame")
     /// A frame announced more than the receiver's max frame size. Fatal.
     public static let frameTooLarge = ErrorCode(rawValue: "frameTooLarge")

@@ -41,8 +41,8 @@ public struct NegotiatedSession: Sendable, Hashable {
 
 public enum Handshake {
     /// Server side: picks the highest common version and builds the reply hello.
-    /// Throws `unsupportedVersion` (send it with request id 0, then close) or
-    /// `badRequest` for a hello with impossible limits.
+    /// Throws `unsupportedVersion` or, for a hello with limits out of range, `badFrame`
+    /// (either way: send it with request id 0, then close).
     public static func accept(
         _ client: Hello, server: Hello, supported: ClosedRange<UInt8> = ProtocolVersion.supported
     ) throws(ErrorBody) -> (reply: Hello, session: NegotiatedSession) {
@@ -79,12 +79,20 @@ public enum Handshake {
         )
     }
 
+    /// A hello with limits out of range is a malformed hello: `badFrame` (PROTOCOL.md §8),
+    /// with `details.path` naming the field.
     private static func validateLimits(_ hello: Hello) throws(ErrorBody) {
         guard hello.maxFrameSize >= ProtocolLimits.minimumMaxFrameSize else {
-            throw ErrorBody(code: .badRequest, message: "maxFrameSize below \(ProtocolLimits.minimumMaxFrameSize)")
+            throw ErrorBody(
+                code: .badFrame, message: "maxFrameSize \(hello.maxFrameSize) is below \(ProtocolLimits.minimumMaxFrameSize)",
+                details: ["path": "maxFrameSize"]
+            )
         }
-        guard hello.chunkSize > 0, hello.maxInFlight > 0 else {
-            throw ErrorBody(code: .badRequest, message: "chunkSize and maxInFlight must be positive")
+        guard hello.chunkSize > 0 else {
+            throw ErrorBody(code: .badFrame, message: "chunkSize must be positive", details: ["path": "chunkSize"])
+        }
+        guard hello.maxInFlight > 0 else {
+            throw ErrorBody(code: .badFrame, message: "maxInFlight must be positive", details: ["path": "maxInFlight"])
         }
     }
 

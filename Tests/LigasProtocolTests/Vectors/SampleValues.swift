@@ -75,6 +75,10 @@ enum Sample {
     static let clientHello = Hello(
         versions: [1], maxFrameSize: 1_048_576, maxInFlight: 8, chunkSize: 32, agent: "ligas-cli/0.1.0"
     )
+    /// Out of range: `maxFrameSize` must be at least 4096.
+    static let clientHelloInvalidLimits = Hello(
+        versions: [1], maxFrameSize: 4095, maxInFlight: 8, chunkSize: 65_536, agent: "ligas-cli/0.1.0"
+    )
     static let serverHello = Hello(
         versions: [1], maxFrameSize: 1_048_576, maxInFlight: 32, chunkSize: 65_536, agent: "ligasd/0.1.0"
     )

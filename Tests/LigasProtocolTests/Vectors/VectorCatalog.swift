@@ -73,6 +73,11 @@ enum VectorCatalog {
             requestID: 0, payload: .hello(Sample.clientHello)
         ),
         VectorSpec(
+            name: "hello-client-invalid-limits",
+            description: "An invalid client hello: maxFrameSize 4095 is below the minimum of 4096. It decodes, but the server refuses it with error-hello-refused and closes.",
+            requestID: 0, payload: .hello(Sample.clientHelloInvalidLimits)
+        ),
+        VectorSpec(
             name: "hello-server",
             description: "Server hello: chose version 1; accepts 1 MiB frames and 32 requests in flight.",
             requestID: 0, payload: .hello(Sample.serverHello)
@@ -193,6 +198,22 @@ enum VectorCatalog {
             name: "error-bad-request", description: "Request-level error with the path of the offending field.",
             requestID: 14,
             payload: .error(ErrorBody(code: .badRequest, message: "missing required key args.league", details: ["path": "args.league"]))
+        ),
+        VectorSpec(
+            name: "error-bad-request-truncated",
+            description: "Request-level error for a payload that is not well-formed CBOR (request-teams cut one byte short): details.offset instead of details.path.",
+            requestID: 15,
+            payload: .error(ErrorBody(
+                code: .badRequest, message: "length at byte 52 exceeds the remaining input", details: ["offset": "52"]
+            ))
+        ),
+        VectorSpec(
+            name: "error-hello-refused",
+            description: "Connection-level error (request id 0) answering hello-client-invalid-limits, sent before closing.",
+            requestID: 0,
+            payload: .error(ErrorBody(
+                code: .badFrame, message: "maxFrameSize 4095 is below 4096", details: ["path": "maxFrameSize"]
+            ))
         ),
         VectorSpec(
             name: "error-frame-too-large",

@@ -14,6 +14,8 @@ struct VectorFile {
     var payloadDiagnostic: String?
     /// The `value` member re-serialized, for typed decoding.
     var valueJSON: Data?
+    /// The `typed_value` member re-serialized (nil for raw payloads).
+    var typedValueJSON: Data?
 
     static func url(for name: String) -> URL {
         RepositoryPaths.vectors.appendingPathComponent("\(name).json")
@@ -45,7 +47,9 @@ struct VectorFile {
             "  \"payload_diagnostic\": \(diagnostic.map(quoted) ?? "null"),",
         ]
         let value = try VectorJSON.valueJSON(spec.payload)
-        lines.append("  \"value\": " + (value?.replacingOccurrences(of: "\n", with: "\n  ") ?? "null"))
+        lines.append("  \"value\": " + (value?.replacingOccurrences(of: "\n", with: "\n  ") ?? "null") + ",")
+        let typed = try TypedValue.json(spec.payload, bytes: payload)
+        lines.append("  \"typed_value\": " + (typed?.replacingOccurrences(of: "\n", with: "\n  ") ?? "null"))
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -68,6 +72,8 @@ struct VectorFile {
         else { throw VectorFormatError("\(url.lastPathComponent): bad header") }
         let method = (object["method"] as? String).flatMap(Method.init(rawValue:))
         let value = object["value"].flatMap { $0 is NSNull ? nil : $0 }
+        guard object.keys.contains("typed_value") else { throw VectorFormatError("\(url.lastPathComponent): no typed_value") }
+        let typedValue = object["typed_value"].flatMap { $0 is NSNull ? nil : $0 }
         return VectorFile(
             name: name, description: description, kind: kind, method: method,
             header: FrameHeader(
@@ -75,7 +81,8 @@ struct VectorFile {
             ),
             length: length, frameHex: frameHex, payloadHex: payloadHex,
             payloadDiagnostic: object["payload_diagnostic"] as? String,
-            valueJSON: try value.map { try JSONSerialization.data(withJSONObject: $0, options: [.fragmentsAllowed]) }
+            valueJSON: try value.map { try JSONSerialization.data(withJSONObject: $0, options: [.fragmentsAllowed]) },
+            typedValueJSON: try typedValue.map { try JSONSerialization.data(withJSONObject: $0, options: [.fragmentsAllowed]) }
         )
     }
 }

@@ -71,15 +71,30 @@ struct CBORReader {
         return Int(head.argument)
     }
 
-    /// Validates the item at `offset` (and everything inside it) and returns the
-    /// offset just past it. Recursion is bounded by `maxDepth`.
+    /// The content range of a text string whose head is `head`, checked to be valid UTF-8.
+    @inline(__always)
+    func validTextContent(_ head: CBORHead) throws(CBORDecodingError) -> Range<Int> {
+        let range = try stringContent(head)
+        guard CBORText.isValidUTF8(UnsafeBufferPointer(rebasing: bytes[range])) else {
+            throw .malformed(reason: "invalid UTF-8 in text string", offset: range.lowerBound)
+        }
+        return range
+    }
+
+    /// Validates the item at `offset` (and everything inside it, text strings included:
+    /// skipped text must be valid UTF-8 too) and returns the offset just past it.
+    /// `depth` is the number of arrays, maps and tags enclosing the item; an array, map
+    /// or tag at depth `maxDepth` or more is refused, so at most `maxDepth` of them nest
+    /// (the top-level item counts as the first).
     func skipItem(at offset: Int, depth: Int = 0) throws(CBORDecodingError) -> Int {
         let head = try head(at: offset)
         switch head.major {
         case .unsigned, .negative, .simple:
             return head.end
-        case .bytes, .text:
+        case .bytes:
             return try stringContent(head).upperBound
+        case .text:
+            return try validTextContent(head).upperBound
         case .array, .map:
             guard depth < maxDepth else { throw .depthLimitExceeded(limit: maxDepth, offset: offset) }
             let entries = try childCount(head)
@@ -102,7 +117,8 @@ struct CBORReader {
         let head = try head(at: offset)
         switch head.major {
         case .unsigned, .negative, .simple: return head.end
-        case .bytes, .text: return try stringContent(head).upperBound
+        case .bytes: return try stringContent(head).upperBound
+        case .text: return try validTextContent(head).upperBound
         default: return try skipItem(at: offset, depth: depth)
         }
     }

@@ -7,7 +7,9 @@ import Foundation
 /// `CBORDecodingError` — shape errors carry the coding path, e.g. `value[3].name`.
 /// Unknown map keys are ignored so newer peers can add fields.
 public struct CBORDecoder: Sendable {
-    /// Default cap on nesting of arrays, maps and tags; protects the stack.
+    /// Default cap on nesting of arrays, maps and tags; protects the stack. The
+    /// top-level item is level 1: 64 levels pass, an array, map or tag at level 65 is
+    /// `depthLimitExceeded` (PROTOCOL.md §3.4).
     public static let defaultMaxDepth = 64
 
     public var maxDepth: Int

@@ -56,7 +56,8 @@ extension CBORCursor {
     }
 
     /// Calls `body` with each text key and its value offset; other keys are skipped.
-    /// Skipped values are validated with the depth cap counted from the top level.
+    /// Keys and skipped values are validated (UTF-8 included) with the depth cap
+    /// counted from the top level.
     /// Returns the offset just past the map.
     @discardableResult
     func forEachMapEntry(at offset: Int, _ body: (CBORKeyBytes, Int) throws -> Void) throws -> Int {
@@ -84,7 +85,8 @@ extension CBORCursor {
                 position = try reader.skipItem(at: keyEnd, depth: childDepth)
                 continue
             }
-            let keyRange = try reader.stringContent(keyHead)
+            // Validated here because an unknown key is never decoded as a String.
+            let keyRange = try reader.validTextContent(keyHead)
             let keyBytes = CBORKeyBytes(bytes: UnsafeBufferPointer(rebasing: reader.bytes[keyRange]))
             if let end = try body(keyBytes, keyRange.upperBound) {
                 position = end

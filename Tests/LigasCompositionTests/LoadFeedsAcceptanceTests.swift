@@ -187,7 +187,7 @@ struct SeedSourceAcceptanceTests {
             let withSeed = try environment.engine(online: true, seed: URL(string: "http://127.0.0.1:9/")!)
 
             let report = try await withSeed.validateCache()
-            let leagues = try await withSeed.leagues()
+            let leagues = await withSeed.leagues()
 
             #expect(report.outdatedLeagues)
             #expect(leagues.value.map(\.id) == ["serie-a", "serie-b", "seed"])

@@ -276,11 +276,7 @@ struct CommandRun {
     static func run(_ executable: URL, _ arguments: [String], environment: [String: String]) async throws -> CommandRun {
         let child = try ChildProcess(executable, arguments, environment: environment, standardInput: FileHandle.nullDevice)
         // Read stdout while the child runs (a full pipe would block it), off the cooperative pool.
-        let reader = Task {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(returning: child.output) }
-            }
-        }
+        let reader = Task { await offThePool("ligas-test-stdout") { child.output } }
         let status: Int32
         do {
             status = try await child.waitForExit()

@@ -16,6 +16,9 @@ import Foundation
 /// it, while tests that need it wait for that one to finish.
 public actor Journald {
     public static let shared = Journald()
+    /// Starting and stopping journald waits in `usleep` loops: on a thread of its own (`offThePool`).
+    private nonisolated let executor = BlockingActorExecutor(label: "ligas-test-journald")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     public static let socketDirectory = "/run/systemd/journal"
     /// Where `sd_journal_sendv` sends entries (libsystemd's fixed path).
     public static let socketPath = "/run/systemd/journal/socket"

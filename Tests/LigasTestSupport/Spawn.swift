@@ -13,7 +13,8 @@ public final class SpawnedProcess: Sendable {
 
     init(pid: pid_t) {
         self.pid = pid
-        DispatchQueue.global().async { [exit, status] in
+        // A queue of its own: `waitpid` blocks for the child's whole life (see `offThePool`).
+        DispatchQueue(label: "ligas-test-waitpid-\(pid)").async { [exit, status] in
             var raw: Int32 = 0
             while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
             status.add(Int((raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)))
@@ -50,6 +51,9 @@ public enum Spawn {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output?.path ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of the test process leaks in: a long-lived child (a user manager) holding
+        // the write end of another test's pipe would keep that test's reader from ever seeing EOF.
+        for fd in inheritableDescriptors() { posix_spawn_file_actions_addclose(&actions, fd) }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -60,6 +64,12 @@ public enum Spawn {
         let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
         guard spawned == 0 else { throw SpawnError(path: path, errno: spawned) }
         return SpawnedProcess(pid: pid)
+    }
+
+    /// The descriptors above stderr this process has open now.
+    private static func inheritableDescriptors() -> [Int32] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap { Int32($0) }.filter { $0 > 2 }
     }
 
     /// Runs a short command to completion; returns its exit status.

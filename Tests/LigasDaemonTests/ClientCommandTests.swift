@@ -174,21 +174,24 @@ struct ClientCommandTests {
             if path.contains("serie-a") { return .status(500) }
             return .truncated(Data(#"{"teams":[{"id":"x"#.utf8), declaredLength: 500)
         }
-        let port = remote.port
+        // A remote that is down from the start: a daemon that never had a connection to it (no
+        // pooled connection to find reset) is refused.
+        let down = try await LoopbackHTTPServer.start { _ in .status(200) }
+        try await down.shutdown()
         let daemon = try await RunningDaemon(remote: remote.baseURL)
+        let daemonOfDown = try await RunningDaemon(remote: down.baseURL)
         let outcome = await asyncResult {
             let status500 = try await CommandRun.client(["teams", "serie-a"], socket: daemon.socketPath)
             #expect(status500.status == 4, "\(status500.errorOutput)")
-            #expect(status500.errorOutput == "ligas-client: invalidData: 127.0.0.1:\(port) answered HTTP 500 for /leagues/serie-a/teams.json\n")
+            #expect(status500.errorOutput == "ligas-client: invalidData: 127.0.0.1:\(remote.port) answered HTTP 500 for /leagues/serie-a/teams.json\n")
 
             let cutOff = try await CommandRun.client(["teams", "serie-b"], socket: daemon.socketPath)
             #expect(cutOff.status == 3, "\(cutOff.errorOutput)")
-            #expect(cutOff.errorOutput == "ligas-client: connectivity: 127.0.0.1:\(port) closed the connection before the response was complete\n")
+            #expect(cutOff.errorOutput == "ligas-client: connectivity: 127.0.0.1:\(remote.port) closed the connection before the response was complete\n")
 
-            try await remote.shutdown()
-            let refused = try await CommandRun.client(["teams", "serie-a"], socket: daemon.socketPath)
+            let refused = try await CommandRun.client(["teams", "serie-a"], socket: daemonOfDown.socketPath)
             #expect(refused.status == 3, "\(refused.errorOutput)")
-            #expect(refused.errorOutput == "ligas-client: connectivity: cannot reach 127.0.0.1:\(port): connection refused\n")
+            #expect(refused.errorOutput == "ligas-client: connectivity: cannot reach 127.0.0.1:\(down.port): connection refused\n")
 
             for run in [status500, cutOff, refused] {
                 for leak in ["HTTPClientError", "errno", "Error(", "IOError"] {
@@ -197,6 +200,7 @@ struct ClientCommandTests {
             }
         }
         _ = await daemon.stop()
+        _ = await daemonOfDown.stop()
         try await remote.shutdown()
         try outcome.get()
     }

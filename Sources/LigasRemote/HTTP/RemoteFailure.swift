@@ -19,13 +19,13 @@ import NIOPosix
 ///     no answer from 127.0.0.1:8123 within 10 s
 public enum RemoteFailure {
     /// The timeouts and limits a request ran under, to name them in messages.
-    public struct Limits: Sendable {
-        public var connectTimeout: TimeAmount
-        public var readTimeout: TimeAmount
-        public var requestTimeout: TimeAmount
-        public var maxRedirects: Int
+    struct Limits: Sendable {
+        var connectTimeout: TimeAmount
+        var readTimeout: TimeAmount
+        var requestTimeout: TimeAmount
+        var maxRedirects: Int
 
-        public init(connectTimeout: TimeAmount, readTimeout: TimeAmount, requestTimeout: TimeAmount, maxRedirects: Int) {
+        init(connectTimeout: TimeAmount, readTimeout: TimeAmount, requestTimeout: TimeAmount, maxRedirects: Int) {
             self.connectTimeout = connectTimeout
             self.readTimeout = readTimeout
             self.requestTimeout = requestTimeout

@@ -14,9 +14,11 @@ import LigasProtocol
 /// reading its socket (frames already read stay undecoded), so the socket fills and the daemon's
 /// own backpressure pauses the stream; it reads again once they are back under `lowWater`. The
 /// check comes after every chunk, so at most `highWater` plus one chunk (the negotiated chunk size,
-/// 64 KiB by default) waits in the client per connection. One exception: while another request on
-/// the same connection awaits its answer the socket is read anyway, since that answer may sit
-/// behind the stream's chunks and a consumer may be waiting for it before it reads on.
+/// 64 KiB by default) waits in the client per connection. One exception, against deadlock: while
+/// another request on the same connection awaits its answer, or another stream's consumer waits
+/// with nothing buffered, the socket is read anyway, since what they wait for may sit behind the
+/// paused stream's chunks, and the paused stream's consumer may be waiting for them before it
+/// reads on. With one stream in flight the bound always holds.
 final class ClientConnection: @unchecked Sendable {
     typealias OpenedStream = (header: StreamHeader, chunks: StreamReceiver)
 
@@ -208,7 +210,8 @@ final class ClientConnection: @unchecked Sendable {
 
     // MARK: - Flow control
 
-    /// Called by a stream's consumer side (any thread) when bytes leave a receiver's buffer.
+    /// Called by a stream's consumer side (any thread) when bytes leave a receiver's buffer, or
+    /// with 0 when a consumer starts waiting.
     private func released(_ count: Int) {
         queue.async { [self] in
             flow.buffered -= count
@@ -220,7 +223,10 @@ final class ClientConnection: @unchecked Sendable {
     private func updateReading() {
         guard failure == nil, let readSource else { return }
         let awaitingAnswers = pending.values.contains { entry in
-            if case .streaming = entry { false } else { true }
+            switch entry {
+            case .unary, .streamHeader: true
+            case .streaming(let receiver): receiver.consumerIsWaiting
+            }
         }
         if !readingPaused, flow.buffered > Self.highWater, !awaitingAnswers {
             readingPaused = true
@@ -259,7 +265,9 @@ final class ClientConnection: @unchecked Sendable {
             complete(id, with: .failure(ClientError.server(body)))
         case .streamStart(let id, let header):
             guard case .streamHeader(let continuation) = pending[id] else { return }
-            let receiver = StreamReceiver { [weak self] count in self?.released(count) }
+            let receiver = StreamReceiver(
+                onRelease: { [weak self] count in self?.released(count) },
+                onWait: { [weak self] in self?.released(0) })
             pending[id] = .streaming(receiver)
             continuation.resume(returning: (header: header, chunks: receiver))
         case .streamChunk(let id, let bytes):

@@ -7,8 +7,9 @@ import LigasProtocol
 /// the stream ends well: a caller never sees a corrupt image end well.
 ///
 /// The buffer is the connection's to bound (see `ClientConnection.highWater`): `receive` says how
-/// many bytes it buffered, and every byte that leaves the buffer, taken by the consumer or dropped
-/// when the stream is abandoned, is reported through `onRelease`.
+/// many bytes it buffered, every byte that leaves the buffer, taken by the consumer or dropped
+/// when the stream is abandoned, is reported through `onRelease`, and `onWait` says when the
+/// consumer starts waiting with nothing buffered.
 final class StreamReceiver: @unchecked Sendable {
     // Touched only on the connection's queue.
     private var hasher = SHA256()
@@ -26,10 +27,15 @@ final class StreamReceiver: @unchecked Sendable {
     private var waiter: CheckedContinuation<Data?, any Error>?
 
     private let onRelease: @Sendable (Int) -> Void
+    private let onWait: @Sendable () -> Void
 
-    init(onRelease: @escaping @Sendable (Int) -> Void) {
+    init(onRelease: @escaping @Sendable (Int) -> Void, onWait: @escaping @Sendable () -> Void) {
         self.onRelease = onRelease
+        self.onWait = onWait
     }
+
+    /// Whether the consumer is waiting for a chunk (so its buffer is empty).
+    var consumerIsWaiting: Bool { lock.withLock { waiter != nil } }
 
     // MARK: - Producer (the connection's queue)
 
@@ -125,7 +131,7 @@ final class StreamReceiver: @unchecked Sendable {
                     waiter = continuation
                     return nil
                 }
-                guard let outcome else { return }
+                guard let outcome else { return onWait() }
                 if case .success(let chunk?) = outcome { onRelease(chunk.count) }
                 continuation.resume(with: outcome)
             }

@@ -46,13 +46,7 @@ struct ClientLibraryTests {
 
     @Test("A slow consumer of an 8 MiB image: the client stops reading at its bound, buffers no more, and the image still verifies")
     func slowConsumerIsBounded() async throws {
-        // 8 MiB: a random block of a prime size, so chunk boundaries never line up with its repeats
-        // and chunks out of order would show.
-        var generator = SeededGenerator(seed: 0x5_10)
-        let block = (0..<(62_501 / 8 + 1)).map { _ in generator.next() }.withUnsafeBytes { Data($0.prefix(62_501)) }
-        var image = Fixtures.png
-        while image.count < 8 << 20 { image.append(block) }
-        let payload = image
+        let payload = Self.largeImage
         let sample = BundledSampleData.baseURL
         let remote = try await LoopbackHTTPServer.start { path in
             path.hasSuffix("/emelec.png") ? .ok(payload, contentType: "image/png") : .file(root: sample)
@@ -90,6 +84,52 @@ struct ClientLibraryTests {
         try await remote.shutdown()
         try outcome.get()
     }
+
+    @Test("Two streams on one connection read one after the other, and a ping meanwhile: flow control never deadlocks them")
+    func streamsReadInTurnDoNotDeadlock() async throws {
+        let payload = Self.largeImage
+        let sample = BundledSampleData.baseURL
+        let remote = try await LoopbackHTTPServer.start { path in
+            path.hasPrefix("/images/") ? .ok(payload, contentType: "image/png") : .file(root: sample)
+        }
+        let daemon = try await RunningDaemon(remote: remote.baseURL)
+        let outcome = await asyncResult {
+            let client = try await daemon.client()
+            defer { client.close() }
+            // Only against a hung test: were they deadlocked, closing fails the waits instead.
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(60))
+                client.close()
+            }
+            defer { watchdog.cancel() }
+            let first = try await client.image(.team("emelec"))
+            let second = try await client.image(.team("barcelona-sc"))
+            try await poll("the client to stop reading its socket", timeout: .seconds(30)) {
+                client.flowStatistics.pauses > 0 ? true : nil
+            }
+            try await client.ping()  // its answer comes behind the paused streams' chunks
+            var secondBytes = Data()
+            for try await chunk in second { secondBytes.append(chunk) }  // the first one's buffer is full meanwhile
+            var firstBytes = Data()
+            for try await chunk in first { firstBytes.append(chunk) }
+            #expect(secondBytes == payload)
+            #expect(firstBytes == payload)
+            #expect(client.flowStatistics.buffered == 0)
+        }
+        _ = await daemon.stop()
+        try await remote.shutdown()
+        try outcome.get()
+    }
+
+    /// 8 MiB: a random block of a prime size repeated, so chunk boundaries never line up with its
+    /// repeats and chunks out of order would show.
+    static let largeImage: Data = {
+        var generator = SeededGenerator(seed: 0x5_10)
+        let block = (0..<(62_501 / 8 + 1)).map { _ in generator.next() }.withUnsafeBytes { Data($0.prefix(62_501)) }
+        var image = Fixtures.png
+        while image.count < 8 << 20 { image.append(block) }
+        return image
+    }()
 
     // MARK: - Blocking helpers for the scripted peer (off the cooperative pool)
 

@@ -8,8 +8,34 @@ import LigasProtocol
 ///
 /// Like the server, it is confined to one serial queue: the read source, the pending table and
 /// every write run there.
+///
+/// **Flow control.** Stream chunks wait in their `StreamReceiver` until the consumer takes them.
+/// When the bytes waiting over all the connection's streams pass `highWater`, the connection stops
+/// reading its socket (frames already read stay undecoded), so the socket fills and the daemon's
+/// own backpressure pauses the stream; it reads again once they are back under `lowWater`. The
+/// check comes after every chunk, so at most `highWater` plus one chunk (the negotiated chunk size,
+/// 64 KiB by default) waits in the client per connection. One exception, against deadlock: while
+/// another request on the same connection awaits its answer, or another stream's consumer waits
+/// with nothing buffered, the socket is read anyway, since what they wait for may sit behind the
+/// paused stream's chunks, and the paused stream's consumer may be waiting for them before it
+/// reads on. With one stream in flight the bound always holds.
 final class ClientConnection: @unchecked Sendable {
-    typealias OpenedStream = (header: StreamHeader, chunks: AsyncThrowingStream<Data, any Error>)
+    typealias OpenedStream = (header: StreamHeader, chunks: StreamReceiver)
+
+    /// Past this many bytes of unconsumed stream chunks, stop reading the socket.
+    static let highWater = 1 << 20
+    /// Read the socket again when the unconsumed bytes are back at or under this.
+    static let lowWater = 256 << 10
+
+    /// What the flow control did, for tests and diagnostics.
+    struct FlowStatistics: Sendable, Hashable {
+        /// Bytes of stream chunks received and not yet taken by their consumers.
+        var buffered = 0
+        /// The most `buffered` ever was.
+        var peakBuffered = 0
+        /// Times the connection stopped reading its socket.
+        var pauses = 0
+    }
 
     enum Pending {
         case unary(CheckedContinuation<[UInt8], any Error>)
@@ -26,6 +52,8 @@ final class ClientConnection: @unchecked Sendable {
     private var helloWaiter: CheckedContinuation<NegotiatedSession, any Error>?
     private var nextID: UInt32 = 1
     private var failure: ClientError?
+    private var flow = FlowStatistics()
+    private var readingPaused = false
 
     init(socket: ClientSocket) {
         self.socket = socket
@@ -46,9 +74,8 @@ final class ClientConnection: @unchecked Sendable {
                 var bytes: [UInt8] = []
                 do { try encoder.appendHello(hello, to: &bytes) } catch { return fail(.protocolViolation("\(error)")) }
                 // A daemon at its connection cap sends a named error and closes, perhaps before our
-                // hello arrives. Then the write fails, but the error is waiting to be read: let the
-                // read source report it (or the close) rather than a bare "connection closed".
-                _ = socket.writeAll(bytes)
+                // hello arrives. Then the write fails, but the error is waiting to be read.
+                if !socket.writeAll(bytes) { writeFailed() }
             }
         }
     }
@@ -93,19 +120,30 @@ final class ClientConnection: @unchecked Sendable {
     func cancel(_ id: UInt32) {
         queue.async { [self] in
             guard let entry = pending.removeValue(forKey: id) else { return }
-            var bytes: [UInt8] = []
-            try? encoder.appendCancel(id: id, to: &bytes)
-            _ = socket.writeAll(bytes)
             switch entry {
             case .unary(let continuation): continuation.resume(throwing: CancellationError())
             case .streamHeader(let continuation): continuation.resume(throwing: CancellationError())
-            case .streaming(let receiver): receiver.finish(throwing: nil)
+            case .streaming(let receiver): receiver.abandon()
             }
+            var bytes: [UInt8] = []
+            try? encoder.appendCancel(id: id, to: &bytes)
+            if failure == nil, !socket.writeAll(bytes) { writeFailed() }
+            updateReading()
         }
     }
 
     func close() {
         queue.sync { fail(.connectionClosed) }
+    }
+
+    func flowStatistics() -> FlowStatistics {
+        queue.sync { flow }
+    }
+
+    deinit {
+        // A suspended source must be resumed before it goes, or libdispatch traps.
+        if readingPaused { readSource?.resume() }
+        readSource?.cancel()
     }
 
     private func allocateID() -> UInt32 {
@@ -120,26 +158,84 @@ final class ClientConnection: @unchecked Sendable {
         } catch {
             return complete(id, with: .failure(ClientError.protocolViolation("cannot encode request: \(error)")))
         }
-        if !socket.writeAll(bytes) { fail(.connectionClosed) }
+        guard socket.writeAll(bytes) else { return writeFailed() }
+        updateReading()  // its answer may sit behind a paused stream's chunks
+    }
+
+    /// A write failed: the daemon closed or reset the connection. What it sent before is still on
+    /// the socket, often an error frame (id 0) that says why (PROTOCOL.md §6): read and dispatch all
+    /// of it, then fail with that error or, if there was none, `connectionClosed`.
+    private func writeFailed() {
+        while failure == nil {
+            let outcome = readOnce(honouringFlowControl: false)
+            if outcome != .data { break }
+        }
+        fail(.connectionClosed)  // no-op when the daemon's own error already failed the connection
     }
 
     // MARK: - Reading
 
+    private enum ReadOutcome { case data, wouldBlock, closed }
+
     private func readAvailable() {
+        if readOnce(honouringFlowControl: true) == .closed { fail(.connectionClosed) }
+    }
+
+    /// One read of up to 64 KiB, and the frames it completes. With flow control honoured, frames
+    /// stop being dispatched when the connection pauses; they stay in the decoder until it resumes.
+    private func readOnce(honouringFlowControl: Bool) -> ReadOutcome {
         withUnsafeTemporaryAllocation(byteCount: 64 << 10, alignment: 16) { buffer in
             let count = Glibc.read(socket.fd, buffer.baseAddress, buffer.count)
             if count > 0 {
                 decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                do {
-                    while let frame = try decoder.nextFrame() { dispatch(frame) }
-                } catch let error as FrameError {
-                    fail(.protocolViolation(error.description))
-                } catch {
-                    fail(.protocolViolation("\(error)"))
-                }
-            } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
-                fail(.connectionClosed)
+                dispatchDecodedFrames(honouringFlowControl: honouringFlowControl)
+                return .data
             }
+            if count < 0, errno == EAGAIN || errno == EINTR { return .wouldBlock }
+            // EOF or a failed read: whatever came before has been dispatched.
+            dispatchDecodedFrames(honouringFlowControl: false)
+            return .closed
+        }
+    }
+
+    private func dispatchDecodedFrames(honouringFlowControl: Bool) {
+        do {
+            while failure == nil, !(honouringFlowControl && readingPaused), let frame = try decoder.nextFrame() {
+                dispatch(frame)
+            }
+        } catch {
+            fail(.protocolViolation(error.description))
+        }
+    }
+
+    // MARK: - Flow control
+
+    /// Called by a stream's consumer side (any thread) when bytes leave a receiver's buffer, or
+    /// with 0 when a consumer starts waiting.
+    private func released(_ count: Int) {
+        queue.async { [self] in
+            flow.buffered -= count
+            updateReading()
+        }
+    }
+
+    /// Pauses or resumes reading the socket, per the rule in the type's comment.
+    private func updateReading() {
+        guard failure == nil, let readSource else { return }
+        let awaitingAnswers = pending.values.contains { entry in
+            switch entry {
+            case .unary, .streamHeader: true
+            case .streaming(let receiver): receiver.consumerIsWaiting
+            }
+        }
+        if !readingPaused, flow.buffered > Self.highWater, !awaitingAnswers {
+            readingPaused = true
+            flow.pauses += 1
+            readSource.suspend()
+        } else if readingPaused, flow.buffered <= Self.lowWater || awaitingAnswers {
+            readingPaused = false
+            readSource.resume()
+            dispatchDecodedFrames(honouringFlowControl: true)  // what was read before the pause
         }
     }
 
@@ -169,12 +265,16 @@ final class ClientConnection: @unchecked Sendable {
             complete(id, with: .failure(ClientError.server(body)))
         case .streamStart(let id, let header):
             guard case .streamHeader(let continuation) = pending[id] else { return }
-            let receiver = StreamReceiver()
+            let receiver = StreamReceiver(
+                onRelease: { [weak self] count in self?.released(count) },
+                onWait: { [weak self] in self?.released(0) })
             pending[id] = .streaming(receiver)
-            continuation.resume(returning: (header: header, chunks: receiver.stream))
+            continuation.resume(returning: (header: header, chunks: receiver))
         case .streamChunk(let id, let bytes):
             guard case .streaming(let receiver) = pending[id] else { return }
-            receiver.receive(bytes)
+            flow.buffered += receiver.receive(bytes)
+            flow.peakBuffered = max(flow.peakBuffered, flow.buffered)
+            updateReading()
         case .streamEnd(let id, let end):
             guard case .streaming(let receiver) = pending.removeValue(forKey: id) else { return }
             receiver.finish(verifying: end)
@@ -192,6 +292,7 @@ final class ClientConnection: @unchecked Sendable {
             if case .failure(let error) = result { receiver.finish(throwing: error) }
         case nil: break
         }
+        updateReading()  // with no other answer awaited, a paused stream may pause the socket again
     }
 
     /// Fails everything in flight; the connection is unusable afterwards.
@@ -210,5 +311,9 @@ final class ClientConnection: @unchecked Sendable {
             }
         }
         readSource?.cancel()
+        if readingPaused {
+            readingPaused = false
+            readSource?.resume()  // a suspended source never runs its cancel handler (closing the fd)
+        }
     }
 }

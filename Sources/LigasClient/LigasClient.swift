@@ -22,7 +22,8 @@ public final class LigasClient: Sendable {
 
     /// Connects and performs the hello exchange.
     public static func connect(
-        socketPath: String = SocketLocation.default(), agent: String = "ligas-client", requestDeadline: Duration? = nil
+        socketPath: String = SocketLocation.default(), agent: String = "ligas-client/\(ReleaseVersion.current)",
+        requestDeadline: Duration? = nil
     ) async throws -> LigasClient {
         let connection = ClientConnection(socket: try ClientSocket.connect(path: socketPath))
         let session = try await connection.start(hello: Hello(agent: agent))
@@ -37,6 +38,9 @@ public final class LigasClient: Sendable {
     public func close() {
         connection.close()
     }
+
+    /// The connection's flow-control counters (buffered stream bytes, their peak, pauses).
+    var flowStatistics: ClientConnection.FlowStatistics { connection.flowStatistics() }
 
     public func ping() async throws {
         _ = try await call(.ping, as: PingResult.self)
@@ -85,23 +89,27 @@ public final class LigasClient: Sendable {
 
 /// An image arriving from the daemon: its header, and its bytes as an async sequence.
 /// Abandoning the iteration (or cancelling its task) sends `cancel` to the daemon.
+///
+/// Chunks the consumer has not taken yet wait in the client, up to a bound (about 1 MiB per
+/// connection, see `ClientConnection`): past it the client stops reading the socket, and the
+/// daemon, finding it full, pauses the stream. A slow consumer slows the download down.
 public struct ImageDownload: AsyncSequence, Sendable {
     public typealias Element = Data
     public let header: StreamHeader
-    let chunks: AsyncThrowingStream<Data, any Error>
+    let chunks: StreamReceiver
     let cancel: @Sendable () -> Void
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(base: chunks.makeAsyncIterator(), cancel: CancelOnDeinit(cancel))
+        Iterator(chunks: chunks, cancel: CancelOnDeinit(cancel, receiver: chunks))
     }
 
     public struct Iterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<Data, any Error>.Iterator
+        let chunks: StreamReceiver
         let cancel: CancelOnDeinit
 
         public mutating func next() async throws -> Data? {
             do {
-                let chunk = try await base.next()
+                let chunk = try await chunks.next()
                 if Task.isCancelled {
                     cancel.fire()  // the specs' cancel course: tell the daemon, deliver nothing more
                     return nil
@@ -116,18 +124,27 @@ public struct ImageDownload: AsyncSequence, Sendable {
     }
 }
 
-/// Sends the cancel when an unfinished iteration is dropped.
+/// Sends the cancel when an unfinished iteration is dropped, and in any case releases what the
+/// dropped iteration left buffered, so the connection's flow control does not wait for it.
 final class CancelOnDeinit: @unchecked Sendable {
     private var action: (@Sendable () -> Void)?
+    private let receiver: StreamReceiver
 
-    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+    init(_ action: @escaping @Sendable () -> Void, receiver: StreamReceiver) {
+        self.action = action
+        self.receiver = receiver
+    }
 
     func fire() {
         action?()
         action = nil
+        receiver.abandon()
     }
 
     func disarm() { action = nil }
 
-    deinit { action?() }
+    deinit {
+        action?()
+        receiver.abandon()
+    }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import LigasCacheStore
 import LigasComposition
+import LigasProtocol
 import LigasRemote
 import LigasServer
 import LigasSystemd
@@ -12,7 +13,7 @@ import Logging
 /// cache, take or bind the socket, serve, tell systemd, and stop cleanly on SIGTERM/SIGINT or
 /// after being idle (when socket-activated).
 public enum Daemon {
-    public static let version = "0.4.0"
+    public static let version = ReleaseVersion.current
 
     /// Runs until stopped; returns the process exit status.
     public static func run(_ configuration: DaemonConfiguration, logger: Logger) async throws -> Int32 {

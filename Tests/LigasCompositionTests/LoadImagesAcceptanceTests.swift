@@ -71,7 +71,7 @@ struct ImagesAcceptanceTests {
     func notFound() async throws {
         try await AcceptanceEnvironment.run { environment in
             let missing = environment.server.baseURL.appendingPathComponent("images/teams/nope.png")
-            await #expect(throws: LigasError.notFound("remote answered HTTP 404")) {
+            await #expect(throws: LigasError.notFound("127.0.0.1:\(environment.server.port) answered HTTP 404 for /images/teams/nope.png")) {
                 try await environment.engine(online: true).image(url: missing)
             }
         }

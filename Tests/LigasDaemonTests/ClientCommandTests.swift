@@ -110,6 +110,123 @@ struct ClientCommandTests {
         }
     }
 
+    @Test("matches shows local time on a 24-hour clock: a 19:00Z match at 14:00 in Guayaquil, 19:00 in UTC")
+    func matchTimesOnA24HourClock() async throws {
+        try await Self.withDaemon { daemon in
+            // The sample data's "Barcelona SC vs. Vinotinto" is at 2025-02-15T19:00:00Z. An English
+            // locale, whose clock is 12-hour, must not change the output.
+            for (zone, expected) in [("America/Guayaquil", "2025-02-15 14:00"), ("UTC", "2025-02-15 19:00")] {
+                let run = try await CommandRun.client(
+                    ["matches", "serie-a", "--previous"], socket: daemon.socketPath,
+                    environment: ["TZ": zone, "LC_ALL": "en_US.UTF-8", "LANG": "en_US.UTF-8"])
+                #expect(run.status == 0, "\(run.errorOutput)")
+                let row = run.lines.first { $0.contains("Barcelona SC vs. Vinotinto") }
+                #expect(row?.hasPrefix(expected + "  ") == true, "TZ=\(zone): \(row ?? run.text)")
+            }
+        }
+    }
+
+    // MARK: - Options and version
+
+    @Test("The common options work before and after the subcommand, and mean the same")
+    func commonOptionsInEitherPlace() async throws {
+        try await Self.withDaemon { daemon in
+            let socket = daemon.socketPath
+            // LIGAS_SOCKET points nowhere: only --socket can find the daemon.
+            let nowhere = ["LIGAS_SOCKET": daemon.directory.url.appendingPathComponent("nowhere.sock").path]
+            for arguments in [["--socket", socket, "ping"], ["ping", "--socket", socket]] {
+                let run = try await CommandRun.client(arguments, socket: nil, environment: nowhere)
+                #expect(run.status == 0, "\(arguments): \(run.errorOutput)")
+                #expect(run.text.hasPrefix("pong in "), "\(arguments)")
+            }
+            for arguments in [["--json", "--socket", socket, "leagues"], ["leagues", "--json", "--socket", socket],
+                              ["--socket", socket, "--timeout", "20", "leagues", "--json"]] {
+                let run = try await CommandRun.client(arguments, socket: nil, environment: nowhere)
+                #expect(run.status == 0, "\(arguments): \(run.errorOutput)")
+                #expect(try run.jsonObject()?["source"] is String, "\(arguments): \(run.text)")
+            }
+            // One set of options, wherever each was written.
+            let both = try await CommandRun.client(["--refresh", "teams", "serie-a", "--offline", "--socket", socket], socket: nil, environment: nowhere)
+            #expect(both.status == 64, "\(both.errorOutput)")
+            #expect(both.errorOutput.contains("--refresh and --offline exclude each other"))
+        }
+    }
+
+    @Test("--version prints the one release version, the same as ligasd --version and status")
+    func version() async throws {
+        let client = try await CommandRun.client(["--version"], socket: nil)
+        #expect(client.status == 0, "\(client.errorOutput)")
+        let daemonVersion = try await CommandRun.run(Binaries.url("ligasd"), ["--version"], environment: [:])
+        #expect(daemonVersion.status == 0)
+        #expect(!client.text.isEmpty)
+        #expect(client.text == daemonVersion.text)
+        try await Self.withDaemon { daemon in
+            let status = try await CommandRun.client(["status", "--json"], socket: daemon.socketPath).jsonObject()
+            #expect((status?["version"] as? String).map { $0 + "\n" } == client.text)
+        }
+    }
+
+    // MARK: - Plain messages
+
+    @Test("A remote that answers 500, cuts a body off or refuses: ligas-client says what and where, host with port, in plain words")
+    func remoteFailuresInPlainWords() async throws {
+        let remote = try await LoopbackHTTPServer.start { path in
+            if path.contains("serie-a") { return .status(500) }
+            return .truncated(Data(#"{"teams":[{"id":"x"#.utf8), declaredLength: 500)
+        }
+        // A remote that is down from the start: a daemon that never had a connection to it (no
+        // pooled connection to find reset) is refused.
+        let down = try await LoopbackHTTPServer.start { _ in .status(200) }
+        try await down.shutdown()
+        let daemon = try await RunningDaemon(remote: remote.baseURL)
+        let daemonOfDown = try await RunningDaemon(remote: down.baseURL)
+        let outcome = await asyncResult {
+            let status500 = try await CommandRun.client(["teams", "serie-a"], socket: daemon.socketPath)
+            #expect(status500.status == 4, "\(status500.errorOutput)")
+            #expect(status500.errorOutput == "ligas-client: invalidData: 127.0.0.1:\(remote.port) answered HTTP 500 for /leagues/serie-a/teams.json\n")
+
+            let cutOff = try await CommandRun.client(["teams", "serie-b"], socket: daemon.socketPath)
+            #expect(cutOff.status == 3, "\(cutOff.errorOutput)")
+            #expect(cutOff.errorOutput == "ligas-client: connectivity: 127.0.0.1:\(remote.port) closed the connection before the response was complete\n")
+
+            let refused = try await CommandRun.client(["teams", "serie-a"], socket: daemonOfDown.socketPath)
+            #expect(refused.status == 3, "\(refused.errorOutput)")
+            #expect(refused.errorOutput == "ligas-client: connectivity: cannot reach 127.0.0.1:\(down.port): connection refused\n")
+
+            for run in [status500, cutOff, refused] {
+                for leak in ["HTTPClientError", "errno", "Error(", "IOError"] {
+                    #expect(!run.errorOutput.contains(leak), "\(run.errorOutput)")
+                }
+            }
+        }
+        _ = await daemon.stop()
+        _ = await daemonOfDown.stop()
+        try await remote.shutdown()
+        try outcome.get()
+    }
+
+    @Test("Ctrl-C while waiting for an answer exits 130 with a plain 'interrupted', not CancellationError()")
+    func interruptedRequest() async throws {
+        let remote = try await LoopbackHTTPServer.start { _ in .stall }
+        let daemon = try await RunningDaemon(remote: remote.baseURL)
+        let outcome = await asyncResult {
+            let run = try ChildProcess(
+                Binaries.url("ligas-client"), ["teams", "serie-a"],
+                environment: ["LIGAS_SOCKET": daemon.socketPath], standardInput: FileHandle.nullDevice)
+            defer { Task { await run.stop() } }
+            // The remote has the daemon's request: ligas-client's request is surely in flight.
+            try await poll("the daemon to ask the remote for the teams", timeout: .seconds(20)) {
+                remote.requests.contains { $0.path.hasSuffix("/teams.json") } ? true : nil
+            }
+            run.signal(SIGINT)
+            #expect(try await run.waitForExit() == 130, "\(run.errorOutput)")
+            #expect(run.errorOutput == "ligas-client: interrupted\n")
+        }
+        _ = await daemon.stop()
+        try await remote.shutdown()
+        try outcome.get()
+    }
+
     // MARK: - Exit codes
 
     @Test("Exit 69 when nothing listens at the socket path: no file, or a stale socket file")
@@ -218,6 +335,7 @@ struct ClientCommandTests {
             }
             download.signal(SIGINT)
             #expect(try await download.waitForExit() == 130, "\(download.errorOutput)")
+            #expect(download.errorOutput == "ligas-client: interrupted\n", "no CancellationError(), no internals")
             #expect(!FileManager.default.fileExists(atPath: file))
             #expect(!FileManager.default.fileExists(atPath: file + ".part"))
             try await poll("ligasd to log the cancelled stream", timeout: .seconds(20)) {

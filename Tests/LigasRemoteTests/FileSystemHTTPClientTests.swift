@@ -31,7 +31,8 @@ struct FileSystemHTTPClientTests {
     func overCap() async throws {
         try Data(repeating: 1, count: 1000).write(to: directory.appendingPathComponent("big.json"))
 
-        await #expect(throws: LigasError.invalidData("response body larger than 999 bytes")) {
+        let path = directory.appendingPathComponent("big.json").standardizedFileURL.path
+        await #expect(throws: LigasError.invalidData("\(path) is larger than 999 bytes")) {
             try await FileSystemHTTPClient().getData(directory.appendingPathComponent("big.json"), headers: [:], maxBodyBytes: 999)
         }
     }

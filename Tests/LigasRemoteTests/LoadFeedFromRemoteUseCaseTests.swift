@@ -59,13 +59,13 @@ struct LoadFeedFromRemoteUseCaseTests {
     @Test("Delivers not-found on HTTP 404")
     func notFound() async {
         client.complete(status: 404)
-        await #expect(throws: LigasError.notFound("remote answered HTTP 404")) { try await teamsLoader().load("serie-z") }
+        await #expect(throws: LigasError.notFound("ligas.test:443 answered HTTP 404 for /v1/leagues/serie-z/teams.json")) { try await teamsLoader().load("serie-z") }
     }
 
     @Test("Delivers invalid data on any other non-200 status", arguments: [199, 201, 301, 400, 500, 503])
     func nonOKStatus(status: Int) async {
         client.complete(status: status, body: json(#"{"teams":[]}"#))
-        await #expect(throws: LigasError.invalidData("remote answered HTTP \(status)")) { try await teamsLoader().load("serie-a") }
+        await #expect(throws: LigasError.invalidData("ligas.test:443 answered HTTP \(status) for /v1/leagues/serie-a/teams.json")) { try await teamsLoader().load("serie-a") }
     }
 
     @Test("Delivers invalid data on 200 with invalid JSON")

@@ -56,24 +56,26 @@ struct LoadImageDataFromRemoteUseCaseTests {
 
     @Test("Not found: HTTP 404")
     func notFound() async throws {
-        try await withImageServer({ _ in .status(404) }) { loader, url, _ in
-            await #expect(throws: LigasError.notFound("remote answered HTTP 404")) { try await loader.load(url) }
+        try await withImageServer({ _ in .status(404) }) { loader, url, server in
+            await #expect(throws: LigasError.notFound("127.0.0.1:\(server.port) answered HTTP 404 for /logo.png")) { try await loader.load(url) }
         }
     }
 
     @Test("Invalid data: an image over the size cap")
     func overCap() async throws {
-        try await withImageServer(maxBytes: 1000, { _ in .ok(Fixtures.pngImage(size: 5000), contentType: "image/png") }) { loader, url, _ in
-            await #expect(throws: LigasError.invalidData("response body larger than 1000 bytes")) { try await loader.load(url) }
+        try await withImageServer(maxBytes: 1000, { _ in .ok(Fixtures.pngImage(size: 5000), contentType: "image/png") }) { loader, url, server in
+            await #expect(throws: LigasError.invalidData("127.0.0.1:\(server.port) sent more than 1000 bytes for /logo.png")) { try await loader.load(url) }
         }
     }
 
     @Test("Invalid data: an endless image stops at the size cap")
     func endlessOverCap() async throws {
         let chunk = Fixtures.png + Data(repeating: 1, count: 4000)
-        try await withImageServer(maxBytes: 100_000, { _ in .endless(chunk: chunk, contentType: "image/png") }) { loader, url, _ in
+        try await withImageServer(maxBytes: 100_000, { _ in .endless(chunk: chunk, contentType: "image/png") }) { loader, url, server in
             let stream = try await loader.load(url).value
-            await #expect(throws: LigasError.invalidData("response body larger than 100000 bytes")) { try await stream.collect() }
+            await #expect(throws: LigasError.invalidData("127.0.0.1:\(server.port) sent more than 100000 bytes for /logo.png")) {
+                try await stream.collect()
+            }
         }
     }
 

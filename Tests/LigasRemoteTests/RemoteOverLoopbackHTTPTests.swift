@@ -39,10 +39,12 @@ struct RemoteOverLoopbackHTTPTests {
         }
     }
 
-    @Test("HTTP 500: invalid data")
+    @Test("HTTP 500: invalid data, naming the remote with its port, the status and the path")
     func serverError() async throws {
-        try await withRemote({ _ in .status(500) }) { loader, _ in
-            await #expect(throws: LigasError.invalidData("remote answered HTTP 500")) { try await loader.load("serie-a") }
+        try await withRemote({ _ in .status(500) }) { loader, server in
+            await #expect(throws: LigasError.invalidData("127.0.0.1:\(server.port) answered HTTP 500 for /leagues/serie-a/teams.json")) {
+                try await loader.load("serie-a")
+            }
         }
     }
 
@@ -53,17 +55,15 @@ struct RemoteOverLoopbackHTTPTests {
         }
     }
 
-    @Test("A response slower than the read timeout: connectivity")
+    @Test("A response slower than the read timeout: connectivity, 'no answer from HOST:PORT within N s'")
     func slowerThanTimeout() async throws {
-        try await withRemote(readTimeout: .milliseconds(200), { _ in .stall }) { loader, _ in
-            await #expect { try await loader.load("serie-a") } throws: { error in
-                guard case LigasError.connectivity(let why) = error else { return false }
-                return why.contains("127.0.0.1")
-            }
+        try await withRemote(readTimeout: .milliseconds(200), { _ in .stall }) { loader, server in
+            let why = try await Self.connectivityMessage { try await loader.load("serie-a") }
+            #expect(why == "no answer from 127.0.0.1:\(server.port) within 0.2 s")
         }
     }
 
-    @Test("Connection refused: connectivity")
+    @Test("Connection refused: connectivity, 'cannot reach HOST:PORT: connection refused'")
     func connectionRefused() async throws {
         let server = try await LoopbackHTTPServer.start { _ in .status(200) }
         let closedPort = server.baseURL
@@ -72,19 +72,72 @@ struct RemoteOverLoopbackHTTPTests {
         let catalog = RemoteCatalog(sources: [RemoteSource(dataSource: .ligasREST, baseURL: closedPort)])
         let loader = RemoteFeedLoader.teams(client: client, catalog: catalog, dataSourceOfLeague: { _ in .ligasREST })
 
-        await #expect { try await loader.load("serie-a") } throws: { error in
-            if case LigasError.connectivity = error { return true } else { return false }
-        }
+        let outcome = await asyncResult { try await Self.connectivityMessage { try await loader.load("serie-a") } }
         try await client.shutdown()
+        #expect(try outcome.get() == "cannot reach 127.0.0.1:\(server.port): connection refused")
     }
 
-    @Test("A body cut off before its announced length: connectivity")
+    @Test("A body cut off before its announced length: connectivity, 'HOST:PORT closed the connection …'")
     func truncatedBody() async throws {
-        try await withRemote({ _ in .truncated(Self.teamsJSON.prefix(20), declaredLength: Self.teamsJSON.count) }) { loader, _ in
-            await #expect { try await loader.load("serie-a") } throws: { error in
-                if case LigasError.connectivity = error { return true } else { return false }
-            }
+        try await withRemote({ _ in .truncated(Self.teamsJSON.prefix(20), declaredLength: Self.teamsJSON.count) }) { loader, server in
+            let why = try await Self.connectivityMessage { try await loader.load("serie-a") }
+            #expect(why == "127.0.0.1:\(server.port) closed the connection before the response was complete")
         }
+    }
+
+    @Test("Redirects without end: connectivity, 'too many redirects (more than 3) from URL', the URL with its port")
+    func redirectLimit() async throws {
+        try await withRemote({ path in
+            // /leagues/serie-a/teams.json -> /hop/1 -> /hop/2 -> …
+            let hop = path.hasPrefix("/hop/") ? Int(path.dropFirst(5)) ?? 0 : 0
+            return .redirect(to: "/hop/\(hop + 1)")
+        }) { loader, server in
+            let why = try await Self.connectivityMessage { try await loader.load("serie-a") }
+            #expect(why == "too many redirects (more than 3) from http://127.0.0.1:\(server.port)/leagues/serie-a/teams.json")
+            #expect(server.requestCount == 4, "the first request and 3 redirects followed")
+        }
+    }
+
+    @Test("A redirect loop: connectivity, 'redirect loop from URL'")
+    func redirectLoop() async throws {
+        try await withRemote({ path in
+            path == "/elsewhere" ? .redirect(to: "/leagues/serie-a/teams.json") : .redirect(to: "/elsewhere")
+        }) { loader, server in
+            let why = try await Self.connectivityMessage { try await loader.load("serie-a") }
+            #expect(why == "redirect loop from http://127.0.0.1:\(server.port)/leagues/serie-a/teams.json")
+        }
+    }
+
+    @Test("https:// to a server that speaks plain HTTP: connectivity, 'TLS handshake with HOST:PORT failed'")
+    func tlsFailure() async throws {
+        let server = try await LoopbackHTTPServer.start { _ in .ok(Self.teamsJSON, contentType: "application/json") }
+        let client = AsyncHTTPClientAdapter()
+        let base = try #require(URL(string: "https://127.0.0.1:\(server.port)/"))
+        let catalog = RemoteCatalog(sources: [RemoteSource(dataSource: .ligasREST, baseURL: base)])
+        let loader = RemoteFeedLoader.teams(client: client, catalog: catalog, dataSourceOfLeague: { _ in .ligasREST })
+
+        let outcome = await asyncResult { try await Self.connectivityMessage { try await loader.load("serie-a") } }
+        try await client.shutdown()
+        try await server.shutdown()
+        #expect(try outcome.get() == "TLS handshake with 127.0.0.1:\(server.port) failed")
+    }
+
+    /// The message of the `LigasError.connectivity` that `body` throws; checks that it leaks no
+    /// library names (`HTTPClientError`, `NIOSSL…`, `IOError`) or errno numbers.
+    static func connectivityMessage(_ body: () async throws -> some Any) async throws -> String {
+        do {
+            _ = try await body()
+        } catch LigasError.connectivity(let why) {
+            for leak in ["HTTPClientError", "NIOSSL", "IOError", "errno", "NIOConnectionError", "ChannelError"] {
+                #expect(!why.contains(leak), "\(why)")
+            }
+            return why
+        }
+        throw NoError()
+    }
+
+    struct NoError: Error, CustomStringConvertible {
+        var description: String { "expected a connectivity error, but the load succeeded" }
     }
 
     @Test("A body over the size cap, announced or streamed without end: invalid data, without reading it all")
@@ -93,8 +146,12 @@ struct RemoteOverLoopbackHTTPTests {
             path.contains("serie-a") ? .ok(Data(repeating: 0x20, count: 5000), contentType: "application/json")
                 : .endless(chunk: Data(repeating: 0x20, count: 1024), contentType: "application/json")
         }) { loader, server in
-            await #expect(throws: LigasError.invalidData("response body larger than 100 bytes")) { try await loader.load("serie-a") }
-            await #expect(throws: LigasError.invalidData("response body larger than 100 bytes")) { try await loader.load("serie-b") }
+            await #expect(throws: LigasError.invalidData("127.0.0.1:\(server.port) sent more than 100 bytes for /leagues/serie-a/teams.json")) {
+                try await loader.load("serie-a")
+            }
+            await #expect(throws: LigasError.invalidData("127.0.0.1:\(server.port) sent more than 100 bytes for /leagues/serie-b/teams.json")) {
+                try await loader.load("serie-b")
+            }
         }
     }
 }

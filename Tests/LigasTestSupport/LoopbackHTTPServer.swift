@@ -22,6 +22,8 @@ public final class LoopbackHTTPServer: Sendable {
         /// A chunked body that starts with `first` and then gets one `chunk` per `interval`, for
         /// as long as the client stays: a download reliably in progress that never hits a size cap.
         case trickle(first: Data, chunk: Data, every: Duration, contentType: String)
+        /// `302 Found` to `location` (a path or a URL): chain paths to one another for a redirect loop.
+        case redirect(to: String)
         /// Serves files from a directory, like a static web server (404 when missing).
         case file(root: URL)
         /// Holds the request until the test opens the gate, then answers with `reply`.
@@ -192,6 +194,8 @@ public final class LoopbackHTTPServer: Sendable {
                     guard context.channel.isActive else { return }
                     context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
                 }
+            case .redirect(let location):
+                send(status: .found, body: Data(), headers: ["location": location], context: context)
             case .gated(let gate, let then):
                 let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 let eventLoop = context.eventLoop

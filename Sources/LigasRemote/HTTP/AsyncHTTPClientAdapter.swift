@@ -44,24 +44,22 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
         do {
             response = try await client.execute(request, timeout: limits.requestTimeout)
         } catch {
-            throw Self.connectivity(error, url: url)
+            throw RemoteFailure.transfer(error, url: url, limits: failureLimits)
         }
         let contentLength = response.headers.first(name: "content-length").flatMap { Int($0) }
-        if let contentLength, contentLength > maxBodyBytes { throw BodyLimit.tooLarge(maxBodyBytes) }
+        if let contentLength, contentLength > maxBodyBytes { throw RemoteFailure.bodyTooLarge(maxBodyBytes, url: url) }
         let head = HTTPResponseHead(
             status: Int(response.status.code),
             contentType: response.headers.first(name: "content-type"),
             contentLength: contentLength
         )
-        return (head, LimitedBody(base: response.body, maxBytes: maxBodyBytes, url: url))
+        return (head, LimitedBody(base: response.body, maxBytes: maxBodyBytes, url: url, limits: failureLimits))
     }
 
-    static func connectivity(_ error: any Error, url: URL) -> any Error {
-        if error is CancellationError { return error }
-        if let error = error as? LigasError { return error }
-        // Redact the query: configured sources may carry credentials there.
-        let target = "\(url.scheme ?? "?")://\(url.host ?? "")\(url.path)"
-        return LigasError.connectivity("\(target): \(String(describing: error))")
+    private var failureLimits: RemoteFailure.Limits {
+        RemoteFailure.Limits(
+            connectTimeout: limits.connectTimeout, readTimeout: limits.readTimeout,
+            requestTimeout: limits.requestTimeout, maxRedirects: limits.maxRedirects)
     }
 
     /// AsyncHTTPClient's body as `Data` chunks, refusing more than `maxBytes` in total.
@@ -70,15 +68,17 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
         let base: HTTPClientResponse.Body
         let maxBytes: Int
         let url: URL
+        let limits: RemoteFailure.Limits
 
         func makeAsyncIterator() -> Iterator {
-            Iterator(base: base.makeAsyncIterator(), maxBytes: maxBytes, url: url)
+            Iterator(base: base.makeAsyncIterator(), maxBytes: maxBytes, url: url, limits: limits)
         }
 
         struct Iterator: AsyncIteratorProtocol {
             var base: HTTPClientResponse.Body.AsyncIterator
             let maxBytes: Int
             let url: URL
+            let limits: RemoteFailure.Limits
             var received = 0
 
             mutating func next() async throws -> Data? {
@@ -86,11 +86,11 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
                 do {
                     buffer = try await base.next()
                 } catch {
-                    throw AsyncHTTPClientAdapter.connectivity(error, url: url)
+                    throw RemoteFailure.transfer(error, url: url, limits: limits)
                 }
                 guard let buffer else { return nil }
                 received += buffer.readableBytes
-                guard received <= maxBytes else { throw BodyLimit.tooLarge(maxBytes) }
+                guard received <= maxBytes else { throw RemoteFailure.bodyTooLarge(maxBytes, url: url) }
                 return Data(buffer: buffer, byteTransferStrategy: .noCopy)
             }
         }

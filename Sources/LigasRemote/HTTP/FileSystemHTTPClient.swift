@@ -15,14 +15,14 @@ public struct FileSystemHTTPClient: HTTPClient {
             return (HTTPResponseHead(status: 404, contentType: nil, contentLength: 0), DataChunks(data: Data(), chunkSize: 1))
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size <= maxBodyBytes else { throw BodyLimit.tooLarge(maxBodyBytes) }
+        guard size <= maxBodyBytes else { throw RemoteFailure.bodyTooLarge(maxBodyBytes, url: url) }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw LigasError.connectivity("cannot read \(path): \(error.localizedDescription)")
         }
-        guard data.count <= maxBodyBytes else { throw BodyLimit.tooLarge(maxBodyBytes) }
+        guard data.count <= maxBodyBytes else { throw RemoteFailure.bodyTooLarge(maxBodyBytes, url: url) }
         let head = HTTPResponseHead(status: 200, contentType: Self.contentType(ofExtension: url.pathExtension), contentLength: data.count)
         return (head, DataChunks(data: data, chunkSize: LocalImageLoader.defaultChunkSize))
     }

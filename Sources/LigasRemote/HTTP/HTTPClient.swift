@@ -35,9 +35,3 @@ extension HTTPClient {
         return (head, data)
     }
 }
-
-enum BodyLimit {
-    static func tooLarge(_ limit: Int) -> LigasError {
-        .invalidData("response body larger than \(limit) bytes")
-    }
-}

@@ -29,18 +29,14 @@ public struct RemoteFeedLoader<Key: Hashable & Sendable, Resource: Sendable>: Lo
     public func load(_ key: Key) async throws -> Loaded<Resource> {
         let request = try await request(key)
         let (head, body) = try await client.getData(request.url, headers: request.headers, maxBodyBytes: maxBodyBytes)
-        try RemoteStatus.check(head.status)
+        try RemoteStatus.check(head.status, url: request.url)
         return Loaded(try map(body, request), from: .remote)
     }
 }
 
 enum RemoteStatus {
-    static func check(_ status: Int) throws {
-        switch status {
-        case 200: return
-        case 404, 410: throw LigasError.notFound("remote answered HTTP \(status)")
-        default: throw LigasError.invalidData("remote answered HTTP \(status)")
-        }
+    static func check(_ status: Int, url: URL) throws {
+        guard status == 200 else { throw RemoteFailure.status(status, url: url) }
     }
 }
 

@@ -20,7 +20,7 @@ public struct RemoteImageLoader: Loader {
 
     public func load(_ url: URL) async throws -> Loaded<ImageStream> {
         let (head, body) = try await client.get(url, headers: ["Accept": "image/*"], maxBodyBytes: maxBytes)
-        try RemoteStatus.check(head.status)
+        try RemoteStatus.check(head.status, url: url)
         guard head.contentLength != 0 else { throw LigasError.invalidData("empty image") }
 
         let rest = SingleConsumerIterator(body.makeAsyncIterator())

@@ -37,15 +37,14 @@ struct ImageCommand: AsyncParsableCommand {
     func run() async throws {
         let sink = try ImageSink(path: output)
         let (which, policy) = (which, options.cachePolicy)
-        let interrupt = InterruptWatcher()
+        // Ctrl-C cancels this closure (options.run): the download stops, the daemon is told, and
+        // the sink's temporary file goes away.
         let header = try await options.run { client in
             let download = try await client.image(which, cache: policy)
             let progress = ProgressBar(total: download.header.totalSize)
-            try await interrupt.cancelling {
-                for try await chunk in download {
-                    try sink.write(chunk)
-                    progress.advance(by: chunk.count)
-                }
+            for try await chunk in download {
+                try sink.write(chunk)
+                progress.advance(by: chunk.count)
             }
             progress.finish()
             return download.header
@@ -113,19 +112,5 @@ final class ProgressBar: @unchecked Sendable {
 
     func finish() {
         if enabled { Terminal.standardError.write("\n") }
-    }
-}
-
-/// Ctrl-C during a download: cancel the work (which sends `cancel` to ligasd) and exit 130.
-final class InterruptWatcher: Sendable {
-    func cancelling(_ work: @escaping @Sendable () async throws -> Void) async throws {
-        let task = Task { try await work() }
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { task.cancel() }
-        source.resume()
-        defer { source.cancel() }
-        try await task.value
-        if task.isCancelled { throw CancellationError() }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import LigasProtocol
 
 /// How results reach stdout: stable JSON, or a table plus a one-line note of the source.
@@ -23,8 +24,16 @@ enum Printing {
         Terminal.standardError.usesColour ? "\u{1B}[2m\(text)\u{1B}[0m" : text
     }
 
-    /// Dates in the user's local time zone, as people read them.
+    /// Dates in the user's local time zone (`TZ`, else /etc/localtime), on a 24-hour clock
+    /// whatever the locale: "2025-02-15 14:00". glibc's `localtime_r` and `strftime`, not
+    /// Foundation's formatters, so the thin client needs no ICU for it.
     static func localDate(_ date: Date) -> String {
-        date.formatted(.dateTime.year().month(.twoDigits).day(.twoDigits).hour(.twoDigits(amPM: .omitted)).minute(.twoDigits))
+        tzset()
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var local = tm()
+        guard localtime_r(&seconds, &local) != nil else { return "?" }
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M", &local)
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -64,6 +64,7 @@ extension DaemonConfiguration {
         case maxCacheAge = "LIGASD_MAX_CACHE_AGE"
         case imageCacheBytes = "LIGASD_IMAGE_CACHE_BYTES"
         case maxConnections = "LIGASD_MAX_CONNECTIONS"
+        case maxConnectionsPerUID = "LIGASD_MAX_CONNECTIONS_PER_UID"
         case maxInFlight = "LIGASD_MAX_IN_FLIGHT"
         case maxFrameSize = "LIGASD_MAX_FRAME_SIZE"
         case handshakeTimeout = "LIGASD_HANDSHAKE_TIMEOUT"
@@ -104,6 +105,7 @@ extension DaemonConfiguration {
         maxCacheAge = try parse.seconds(.maxCacheAge).map { Double($0.components.seconds) } ?? maxCacheAge
         imageCacheBytes = try parse.count(.imageCacheBytes) ?? imageCacheBytes
         limits.maxConnections = try parse.count(.maxConnections) ?? limits.maxConnections
+        limits.maxConnectionsPerUID = try parse.count(.maxConnectionsPerUID) ?? limits.maxConnectionsPerUID
         limits.maxInFlightPerConnection = try parse.count(.maxInFlight) ?? limits.maxInFlightPerConnection
         limits.maxFrameSize = try parse.count(.maxFrameSize, atLeast: 4096) ?? limits.maxFrameSize
         limits.handshakeTimeout = try parse.seconds(.handshakeTimeout) ?? limits.handshakeTimeout

@@ -129,7 +129,9 @@ let package = Package(
         .testTarget(name: "LigasProtocolTests", dependencies: ["LigasProtocol", "LigasTestSupport"]),
         .testTarget(
             name: "LigasServerTests",
-            dependencies: ["LigasServer", "LigasProtocol", "LigasTestSupport", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "LigasServer", "LigasProtocol", "LigasClient", "LigasTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(name: "LigasSystemdTests", dependencies: ["LigasSystemd", "LigasTestSupport"]),
         // End to end: the real ligasd and ligas-client binaries, real sockets, real systemd tools.

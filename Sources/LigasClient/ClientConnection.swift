@@ -50,6 +50,8 @@ final class ClientConnection: @unchecked Sendable {
     private var encoder = FrameEncoder()
     private var pending: [UInt32: Pending] = [:]
     private var helloWaiter: CheckedContinuation<NegotiatedSession, any Error>?
+    /// What this side announced, to check the server's reply against.
+    private var sentHello: Hello?
     private var nextID: UInt32 = 1
     private var failure: ClientError?
     private var flow = FlowStatistics()
@@ -65,6 +67,7 @@ final class ClientConnection: @unchecked Sendable {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { [self] in
                 decoder = FrameDecoder(maxFrameSize: Int(hello.maxFrameSize))
+                sentHello = hello
                 helloWaiter = continuation
                 let source = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: queue)
                 source.setEventHandler { [unowned self] in readAvailable() }
@@ -248,10 +251,10 @@ final class ClientConnection: @unchecked Sendable {
         }
         switch message {
         case .hello(let reply):
-            guard let waiter = helloWaiter else { return fail(.protocolViolation("unexpected hello")) }
+            guard let waiter = helloWaiter, let sentHello else { return fail(.protocolViolation("unexpected hello")) }
             helloWaiter = nil
             do throws(ErrorBody) {
-                let session = try Handshake.complete(sent: Hello(agent: "ligas-client"), received: reply)
+                let session = try Handshake.complete(sent: sentHello, received: reply)
                 encoder.maxFrameSize = session.peerMaxFrameSize
                 waiter.resume(returning: session)
             } catch {

@@ -20,7 +20,9 @@ public final class LigasClient: Sendable {
         self.requestDeadline = requestDeadline
     }
 
-    /// Connects and performs the hello exchange.
+    /// Connects and performs the hello exchange. The hello announces
+    /// `ProtocolLimits.defaultClientMaxFrameSize` (16 MiB): the daemon can only deliver an answer
+    /// that fits one frame of that size, and answers `resultTooLarge` for a larger one.
     public static func connect(
         socketPath: String = SocketLocation.default(), agent: String = "ligas-client/\(ReleaseVersion.current)",
         requestDeadline: Duration? = nil

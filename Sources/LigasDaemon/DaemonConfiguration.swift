@@ -67,6 +67,7 @@ extension DaemonConfiguration {
         case remoteFirstBudget = "LIGASD_REMOTE_FIRST_BUDGET"
         case imageCacheBytes = "LIGASD_IMAGE_CACHE_BYTES"
         case maxConnections = "LIGASD_MAX_CONNECTIONS"
+        case maxConnectionsPerUID = "LIGASD_MAX_CONNECTIONS_PER_UID"
         case maxInFlight = "LIGASD_MAX_IN_FLIGHT"
         case maxFrameSize = "LIGASD_MAX_FRAME_SIZE"
         case handshakeTimeout = "LIGASD_HANDSHAKE_TIMEOUT"
@@ -108,6 +109,7 @@ extension DaemonConfiguration {
         remoteFirstBudget = try parse.seconds(.remoteFirstBudget) ?? remoteFirstBudget
         imageCacheBytes = try parse.count(.imageCacheBytes) ?? imageCacheBytes
         limits.maxConnections = try parse.count(.maxConnections) ?? limits.maxConnections
+        limits.maxConnectionsPerUID = try parse.count(.maxConnectionsPerUID) ?? limits.maxConnectionsPerUID
         limits.maxInFlightPerConnection = try parse.count(.maxInFlight) ?? limits.maxInFlightPerConnection
         limits.maxFrameSize = try parse.count(.maxFrameSize, atLeast: 4096) ?? limits.maxFrameSize
         limits.handshakeTimeout = try parse.seconds(.handshakeTimeout) ?? limits.handshakeTimeout

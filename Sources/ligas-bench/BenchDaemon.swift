@@ -22,6 +22,7 @@ final class BenchDaemon: Sendable {
         settings["LIGASD_CACHE"] = directory.appendingPathComponent("\(name).sqlite").path
         settings["LIGASD_IDLE_EXIT"] = "0"
         settings["LIGASD_MAX_CONNECTIONS"] = "1024"
+        settings["LIGASD_MAX_CONNECTIONS_PER_UID"] = "1024"  // every bench client is the same user
         settings["LIGASD_LOG_TARGET"] = settings["LIGASD_LOG_TARGET"] ?? "stderr"
         settings.merge(extra) { $1 }
         spawnedAt = .now

@@ -12,7 +12,8 @@ final class BlockingClient: @unchecked Sendable {
     }
 
     private let fd: Int32
-    private var decoder = FrameDecoder()
+    /// Takes what `Hello(agent:)` announces.
+    private var decoder = FrameDecoder(maxFrameSize: ProtocolLimits.defaultClientMaxFrameSize)
     private let encoder = FrameEncoder()
     private var nextID: UInt32 = 1
     private var buffer = [UInt8](repeating: 0, count: 64 << 10)

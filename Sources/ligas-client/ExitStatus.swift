@@ -13,7 +13,8 @@ enum ExitStatus {
     static let interrupted: Int32 = 130
 
     static let documentation = """
-        Exit status: 0 success; 1 unexpected error (bug, protocol violation, failed integrity check); \
+        Exit status: 0 success; 1 unexpected error (bug, protocol violation, failed integrity check, \
+        answer too large to receive); \
         2 not found; 3 no connectivity and nothing cached; 4 the remote sent invalid data; \
         5 busy (too many requests, daemon stopping, deadline or --timeout passed); 64 bad usage; \
         69 ligasd unreachable; 130 interrupted (Ctrl-C).
@@ -36,6 +37,8 @@ enum ExitStatus {
         case .invalidData: invalidData
         case .tooManyRequests, .shuttingDown, .deadlineExceeded: busy
         case .badRequest, .unknownMethod: usage
+        // The client announces 16 MiB frames: a larger answer is unexpected, not the user's doing.
+        case .resultTooLarge: 1
         default: 1
         }
     }

@@ -38,6 +38,8 @@ struct Ligasd: AsyncParsableCommand {
     var imageCacheBytes: String?
     @Option(help: "Simultaneous connections; default 256 (env: LIGASD_MAX_CONNECTIONS).")
     var maxConnections: String?
+    @Option(help: "Simultaneous connections of one user (uid); default 128 (env: LIGASD_MAX_CONNECTIONS_PER_UID).")
+    var maxConnectionsPerUid: String?
     @Option(help: "Requests in flight per connection; default 32 (env: LIGASD_MAX_IN_FLIGHT).")
     var maxInFlight: String?
     @Option(help: "Largest frame accepted, in bytes; default 1048576 (env: LIGASD_MAX_FRAME_SIZE).")
@@ -61,8 +63,9 @@ struct Ligasd: AsyncParsableCommand {
         MallocTuning.apply()
         let overrides: [DaemonConfiguration.Key: String?] = [
             .socket: socket, .socketMode: socketMode, .remote: remote, .seedRemote: seedRemote, .cache: cache,
-            .maxCacheAge: maxCacheAge, .remoteFirstBudget: remoteFirstBudget, .imageCacheBytes: imageCacheBytes, .maxConnections: maxConnections,
-            .maxInFlight: maxInFlight, .maxFrameSize: maxFrameSize, .handshakeTimeout: handshakeTimeout,
+            .maxCacheAge: maxCacheAge, .remoteFirstBudget: remoteFirstBudget, .imageCacheBytes: imageCacheBytes,
+            .maxConnections: maxConnections, .maxConnectionsPerUID: maxConnectionsPerUid, .maxInFlight: maxInFlight,
+            .maxFrameSize: maxFrameSize, .handshakeTimeout: handshakeTimeout,
             .idleConnectionTimeout: idleConnectionTimeout, .maxOutputBytes: maxOutputBytes, .idleExit: idleExit,
             .shutdownGrace: shutdownGrace, .logTarget: logTarget, .logLevel: logLevel,
         ]

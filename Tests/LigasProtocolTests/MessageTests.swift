@@ -118,4 +118,12 @@ struct MessageTests {
         #expect(FrameError.unknownFrameKind(9).errorBody.code == .badFrame)
         #expect(FrameError.frameTooShort(length: 1).errorBody.code == .badFrame)
     }
+
+    @Test("the resultTooLarge error frame fits the smallest maxFrameSize a client may announce, whatever the numbers")
+    func resultTooLargeAlwaysFits() throws {
+        var frame: [UInt8] = []
+        let encoder = FrameEncoder(maxFrameSize: ProtocolLimits.minimumMaxFrameSize)
+        try encoder.appendError(id: .max, .resultTooLarge(bytes: .max, maxFrameSize: .max), to: &frame)
+        #expect(frame.count - 4 <= ProtocolLimits.minimumMaxFrameSize)
+    }
 }

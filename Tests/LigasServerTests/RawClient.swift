@@ -37,6 +37,12 @@ final class RawClient: @unchecked Sendable {
         }
     }
 
+    /// `shutdown(SHUT_WR)`: no more bytes from this side (what socat does after its input ends);
+    /// reading goes on.
+    func shutdownWrite() {
+        Glibc.shutdown(fd, Int32(SHUT_WR))
+    }
+
     func send(_ build: (FrameEncoder, inout [UInt8]) throws -> Void) rethrows {
         var bytes: [UInt8] = []
         try build(encoder, &bytes)

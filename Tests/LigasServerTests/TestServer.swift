@@ -40,10 +40,14 @@ final class TestServer: Sendable {
     }
 }
 
-/// Answers `ping` and `status` at once, `teams` with the league name echoed back after an optional gate,
-/// and `image` with a generated stream of `imageBytes` bytes that records how far it was read.
+/// Answers `ping`, `status` and `describe` at once, `teams` with the league name echoed back after an
+/// optional gate, and `image` with a generated stream of `imageBytes` bytes that records how far it
+/// was read. Two leagues are special: "huge" answers `hugeTeamCount` teams (over 2 MiB encoded), and
+/// "hold" blocks the thread it runs on, the connection's queue, until `held` is released.
 final class ScriptedHandler: RequestHandler, Sendable {
     let gate = Gate()
+    let held = HeldThread()
+    static let hugeTeamCount = 2500
     let imageBytes: Int
     let produced = Counter()
     let streamTerminated = Gate()
@@ -58,6 +62,8 @@ final class ScriptedHandler: RequestHandler, Sendable {
             return .reply(.ping(PingResult()), source: nil)
         case .teams(let arguments):
             if arguments.league == "slow" { await gate.wait() }
+            if arguments.league == "hold" { held.hold() }
+            if arguments.league == "huge" { return .reply(.teams(Sourced(source: .cache, value: Self.hugeTeams)), source: .cache) }
             let team = LigasProtocol.Team(id: arguments.league, name: arguments.league, logoURL: URL(string: "https://x.test/a.png")!, dataSource: "test")
             return .reply(.teams(Sourced(source: .cache, value: [team])), source: .cache)
         case .status:
@@ -66,6 +72,8 @@ final class ScriptedHandler: RequestHandler, Sendable {
                 version: "test", uptimeSeconds: 0, openConnections: UInt64(counters.openConnections),
                 inFlightRequests: UInt64(max(0, counters.inFlightRequests)), requestsServed: counters.requestsServed,
                 cacheHits: 0, cacheMisses: 0, remoteFailures: 0)), source: nil)
+        case .describe:
+            return .reply(.describe(.ligas), source: nil)
         case .image:
             return .stream(
                 StreamHeader(contentType: "image/png", totalSize: UInt64(imageBytes), source: .cache),
@@ -73,6 +81,31 @@ final class ScriptedHandler: RequestHandler, Sendable {
         default:
             return .failure(ErrorBody(code: .notFound, message: "not scripted"))
         }
+    }
+}
+
+extension ScriptedHandler {
+    /// About 2.5 MB of teams once encoded: more than the server's own 1 MiB frame limit.
+    static let hugeTeams = (0..<hugeTeamCount).map { index in
+        LigasProtocol.Team(
+            id: "team-\(index)", name: String(repeating: "n", count: 1000),
+            logoURL: URL(string: "https://x.test/\(index).png")!, dataSource: "test")
+    }
+}
+
+/// Blocks the thread that calls `hold()` (not a task: the thread itself) until `release()`, and
+/// tells the test once it is held.
+final class HeldThread: Sendable {
+    let entered = Gate()
+    private let semaphore = DispatchSemaphore(value: 0)
+
+    func hold() {
+        entered.open()
+        semaphore.wait()
+    }
+
+    func release() {
+        semaphore.signal()
     }
 }
 

@@ -6,6 +6,25 @@ public struct TimedOut: Error, CustomStringConvertible {
     public init(description: String) { self.description = description }
 }
 
+/// Runs `body`, throwing `TimedOut` if it has not finished within `timeout` (it is cancelled then).
+/// Like `poll`'s, the bound only stops a hung test; it is never what a test asserts.
+public func bounded<T: Sendable>(
+    _ what: String, timeout: Duration = .seconds(10), _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else {
+            throw TimedOut(description: "\(what) did not finish within \(timeout)")
+        }
+        return value
+    }
+}
+
 /// Polls `condition` until it returns a value, for at most `timeout`; throws `TimedOut` after that.
 /// For things that happen in another process (journald storing an entry, a socket appearing).
 /// The bound only stops a hung test: it is never what a test asserts.

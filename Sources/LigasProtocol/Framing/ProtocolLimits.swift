@@ -9,6 +9,9 @@ public enum ProtocolVersion {
 public enum ProtocolLimits {
     /// Largest frame (header + payload, excluding the 4-byte length) accepted by default.
     public static let defaultMaxFrameSize = 1 << 20
+    /// What a client announces by default: results (a whole league's matches) may outgrow the
+    /// server's own 1 MiB receive limit, and a frame the client cannot take is never delivered.
+    public static let defaultClientMaxFrameSize = 16 << 20
     /// Smallest `maxFrameSize` a peer may announce: room for any error or stream-end frame.
     public static let minimumMaxFrameSize = 4096
     /// Default size of raw stream chunks (never more than the peer's max frame size - 8).

@@ -38,6 +38,9 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     public static let deadlineExceeded = ErrorCode(rawValue: "deadlineExceeded")
     /// More requests in flight than the server's announced maxInFlight.
     public static let tooManyRequests = ErrorCode(rawValue: "tooManyRequests")
+    /// The answer does not fit one frame of the client's announced maxFrameSize (details say
+    /// how big it was and the limit). The request ends; the connection stays open.
+    public static let resultTooLarge = ErrorCode(rawValue: "resultTooLarge")
     /// The daemon is stopping; retry after reconnecting.
     public static let shuttingDown = ErrorCode(rawValue: "shuttingDown")
     /// A bug or unexpected failure in the daemon.
@@ -56,6 +59,7 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
         (.noCache, "Offline (policy or connectivity) and nothing is cached."),
         (.deadlineExceeded, "The request's deadline passed."),
         (.tooManyRequests, "More requests in flight than the server's maxInFlight."),
+        (.resultTooLarge, "The answer does not fit in one frame of the client's maxFrameSize."),
         (.shuttingDown, "The daemon is shutting down."),
         (.internal, "Unexpected failure inside the daemon."),
     ]

@@ -13,9 +13,10 @@ public struct Hello: Codable, Sendable, Hashable {
     /// Free text naming the peer, e.g. "ligasd/0.3.0"; for logs only.
     public var agent: String
 
+    /// The defaults are a client's: a server announces its own limits explicitly.
     public init(
         versions: [UInt8] = Array(ProtocolVersion.supported),
-        maxFrameSize: UInt32 = UInt32(ProtocolLimits.defaultMaxFrameSize),
+        maxFrameSize: UInt32 = UInt32(ProtocolLimits.defaultClientMaxFrameSize),
         maxInFlight: UInt32 = UInt32(ProtocolLimits.defaultMaxInFlight),
         chunkSize: UInt32 = UInt32(ProtocolLimits.defaultChunkSize),
         agent: String

@@ -7,10 +7,33 @@ import Logging
 
 /// One client connection, driven by Dispatch sources on its own serial queue.
 ///
-/// Confinement, not locks: every mutable property is read and written only on `queue`. Request
-/// work runs as Swift tasks; whatever they produce is posted back to `queue` before it touches
-/// the connection. The write source is resumed only while output is pending.
+/// Confinement, not locks: every mutable property is read and written only on `queue` (the
+/// methods that change state check it with `dispatchPrecondition`). Request work runs as Swift
+/// tasks; whatever they produce is posted back to `queue` before it touches the connection. The
+/// write source is resumed only while output is pending.
+///
+/// Every request read ends with exactly one final frame (PROTOCOL.md §6) unless the connection
+/// closes first: answers that cannot be encoded become errors, and neither a half-closing client
+/// nor a stopping daemon drops requests it has already read.
 final class Connection: @unchecked Sendable {
+    /// Where the connection is in its life. Whether the handshake is done is `session != nil`.
+    private enum State {
+        /// Reading frames and taking requests (before `session`: waiting for the client's hello).
+        case open
+        /// The daemon is stopping: requests still arriving get `shuttingDown`; closes once
+        /// nothing is in flight.
+        case stopping
+        /// The client shut down its sending side: nothing more to read; closes once every
+        /// request in flight has its final frame.
+        case peerDoneSending
+        /// Flushing what is queued (a final frame), then closing; nothing more is read or answered.
+        case closing
+        case closed
+
+        var isReading: Bool { self == .open || self == .stopping }
+        var sendsAnswers: Bool { self == .open || self == .stopping || self == .peerDoneSending }
+    }
+
     let id: UInt64
     let fd: Int32
     let peer: PeerCredentials?
@@ -40,17 +63,16 @@ final class Connection: @unchecked Sendable {
     private var session: NegotiatedSession?
     private var inFlight: [UInt32: Task<Void, Never>] = [:]
     private var roomWaiters: [(requestID: UInt32, continuation: CheckedContinuation<Bool, Never>)] = []
-    private var refusingRequests = false
-    private var closingAfterFlush = false
-    private var closed = false
+    private var state = State.open
 
+    /// `peer`: the client's credentials, read by the server when it accepted the socket.
     init(
-        id: UInt64, fd: Int32, limits: ServerLimits, handler: any RequestHandler,
+        id: UInt64, fd: Int32, peer: PeerCredentials?, limits: ServerLimits, handler: any RequestHandler,
         events: ConnectionEvents, logger: Logger
     ) {
         self.id = id
         self.fd = fd
-        self.peer = try? PeerCredentials(ofSocket: fd)
+        self.peer = peer
         self.limits = limits
         self.handler = handler
         self.events = events
@@ -89,11 +111,15 @@ final class Connection: @unchecked Sendable {
     }
 
     /// Stop taking new requests (daemon shutting down); in-flight ones finish normally.
+    ///
+    /// Requests the client has already sent are read and answered `shuttingDown` first, even on
+    /// an idle connection: the client can then tell a request to retry from one that was lost.
     func refuseNewRequests() {
         queue.async { [self] in
-            guard !closed else { return }
-            refusingRequests = true
-            if inFlight.isEmpty { closeWhenFlushed() }
+            guard state == .open else { return }
+            state = .stopping
+            readAvailable()
+            finishIfDone()
         }
     }
 
@@ -103,13 +129,15 @@ final class Connection: @unchecked Sendable {
     }
 
     private func sourceCancelled() {
+        dispatchPrecondition(condition: .onQueue(queue))
         openSources -= 1
         if openSources == 0 { Glibc.close(fd) }  // only once Dispatch no longer watches it
     }
 
     private func teardown(reason: String) {
-        guard !closed else { return }
-        closed = true
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard state != .closed else { return }
+        state = .closed
         handshakeTimer?.cancel()
         idleTimer?.cancel()
         closeTimer?.cancel()
@@ -127,20 +155,37 @@ final class Connection: @unchecked Sendable {
         events.closed(self, cancelled)
     }
 
-    /// Sends what is queued (typically a final error frame), then closes.
+    /// Sends what is queued (a final error frame, or the last answers), then closes.
     private func closeWhenFlushed() {
-        guard !closed, !closingAfterFlush else { return }
-        closingAfterFlush = true
-        readSource?.suspend()
-        readSourceSuspended = true
-        // A client that never reads must not keep the connection open forever.
-        closeTimer = timer(after: .seconds(2)) { [unowned self] in teardown(reason: "peer not reading at close") }
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard state != .closing, state != .closed else { return }
+        state = .closing
+        stopReading()
+        // A client that stops reading must not keep the connection open forever (flush pushes
+        // this back while the client still reads, so a large last answer is not cut short).
+        closeTimer = timer(after: Self.closeTimeout) { [unowned self] in teardown(reason: "peer not reading at close") }
         flush()
     }
 
-    /// A connection-level refusal: a named error with request id 0, then close.
+    private static let closeTimeout: Duration = .seconds(2)
+
+    /// A stopping or half-closed connection closes once nothing is left in flight.
+    private func finishIfDone() {
+        guard state == .stopping || state == .peerDoneSending, inFlight.isEmpty else { return }
+        closeWhenFlushed()
+    }
+
+    private func stopReading() {
+        guard !readSourceSuspended else { return }
+        readSource?.suspend()
+        readSourceSuspended = true
+    }
+
+    /// A connection-level refusal: a named error with request id 0, then close. Nothing more is
+    /// sent for the requests in flight; they are cancelled with the connection.
     private func refuse(_ error: ErrorBody) {
-        guard !closed, !closingAfterFlush else { return }
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard state != .closing, state != .closed else { return }
         logger.notice("client protocol error", metadata: [
             "MESSAGE_ID": "\(LigasMessageID.clientProtocolError.hex)", "error-code": "\(error.code)", "error": "\(error.message)",
         ])
@@ -151,17 +196,18 @@ final class Connection: @unchecked Sendable {
     // MARK: - Reading
 
     private func readAvailable() {
-        guard !closed, !closingAfterFlush else { return }
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard state.isReading else { return }
         var reads = 0
         withUnsafeTemporaryAllocation(byteCount: 64 << 10, alignment: 16) { buffer in
-            while !closed, !closingAfterFlush, reads < 16 {
+            while state.isReading, reads < 16 {
                 let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
                 if count > 0 {
                     reads += 1
                     decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                     processFrames()
                 } else if count == 0 {
-                    teardown(reason: "peer closed")
+                    peerFinishedSending()
                 } else if errno == EINTR {
                     continue
                 } else if errno == EAGAIN || errno == EWOULDBLOCK {
@@ -173,9 +219,28 @@ final class Connection: @unchecked Sendable {
         }
     }
 
+    /// End of input. A client that only shut down its sending side (socat does, after its last
+    /// request) still reads: it gets every answer in flight, then the close. One that closed
+    /// its socket outright is gone, and its requests with it.
+    private func peerFinishedSending() {
+        guard !peerHungUp() else { return teardown(reason: "peer closed") }
+        state = .peerDoneSending
+        stopReading()
+        logger.debug("peer finished sending", metadata: ["in-flight": "\(inFlight.count)"])
+        finishIfDone()
+    }
+
+    /// Whether the peer closed its socket entirely (the kernel reports POLLHUP only then), as
+    /// opposed to `shutdown(SHUT_WR)`.
+    private func peerHungUp() -> Bool {
+        var status = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        guard poll(&status, 1, 0) == 1 else { return false }
+        return status.revents & Int16(POLLHUP | POLLERR) != 0
+    }
+
     private func processFrames() {
         do {
-            while !closed, !closingAfterFlush, let frame = try decoder.nextFrame() {
+            while state.isReading, let frame = try decoder.nextFrame() {
                 recordActivity()
                 handle(frame)
             }
@@ -222,12 +287,14 @@ final class Connection: @unchecked Sendable {
     // MARK: - Requests
 
     private func handleRequest(_ frame: Frame, session: NegotiatedSession) {
+        dispatchPrecondition(condition: .onQueue(queue))
         let requestID = frame.requestID
-        guard !refusingRequests else {
-            return sendError(requestID, ErrorBody(code: .shuttingDown, message: "ligasd is stopping; reconnect"))
-        }
+        // Checked first: answering the reuse with its id would give that id two final frames.
         guard inFlight[requestID] == nil else {
-            return sendError(requestID, ErrorBody(code: .badRequest, message: "request id \(requestID) is already in flight"))
+            return refuse(.requestIDInFlight(requestID))
+        }
+        guard state == .open else {
+            return sendError(requestID, ErrorBody(code: .shuttingDown, message: "ligasd is stopping; reconnect"))
         }
         guard inFlight.count < limits.maxInFlightPerConnection else {
             return sendError(requestID, ErrorBody(
@@ -254,38 +321,42 @@ final class Connection: @unchecked Sendable {
     }
 
     private func cancel(_ requestID: UInt32) {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard let task = inFlight.removeValue(forKey: requestID) else { return }
         task.cancel()
         resumeRoomWaiters(for: requestID, with: false)
         events.requestFinished()
-        finishIfDraining()
+        finishIfDone()
     }
 
+    /// The final frame of a request that never went in flight.
     private func sendError(_ requestID: UInt32, _ error: ErrorBody) {
-        enqueue { try encoder.appendError(id: requestID, error, to: &$0) }
-    }
-
-    private func finishIfDraining() {
-        if refusingRequests, inFlight.isEmpty { closeWhenFlushed() }
+        enqueueAnswer(requestID) { try encoder.appendError(id: requestID, error, to: &$0) }
     }
 
     // MARK: - Called by request tasks (hop onto the queue)
 
-    /// Sends frames for a request that is still in flight. `final` ends the request.
-    /// Returns false when the request was cancelled or the connection is gone.
+    /// Sends frames for a request that is still in flight. `final` ends the request; so does a
+    /// frame that cannot be sent (see `enqueueAnswer`). Returns false when the request was
+    /// cancelled or ended that way, or the connection is gone: the caller sends nothing more.
     func send(_ requestID: UInt32, final: Bool, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void) async -> Bool {
         await onQueue { [self] in
-            guard !closed, inFlight[requestID] != nil else { return false }
-            if final {
+            dispatchPrecondition(condition: .onQueue(queue))
+            guard state.sendsAnswers, inFlight[requestID] != nil else { return false }
+            // Judged on what earlier frames left unread, so that one large answer (up to the
+            // client's maxFrameSize) is not mistaken for a client that does not read.
+            guard output.count <= limits.maxOutputBytes else {
+                teardown(reason: "client not reading: \(output.count) bytes unread")
+                return false
+            }
+            let sent = enqueueAnswer(requestID) { try encode(encoder, &$0) }
+            if final || !sent {
                 inFlight[requestID] = nil
                 events.requestFinished()
+                finishIfDone()
             }
-            enqueue { try encode(encoder, &$0) }
-            if output.count > limits.maxOutputBytes {
-                teardown(reason: "client not reading: \(output.count) bytes unread")
-            }
-            if final { finishIfDraining() }
-            return !closed
+            // A final frame was queued: the request is answered even if the connection then closed.
+            return sent && (final || state != .closed)
         }
     }
 
@@ -297,7 +368,7 @@ final class Connection: @unchecked Sendable {
     func waitForRoom(_ requestID: UInt32) async -> Bool {
         await withCheckedContinuation { continuation in
             queue.async { [self] in
-                if closed || inFlight[requestID] == nil {
+                if !state.sendsAnswers || inFlight[requestID] == nil {
                     continuation.resume(returning: false)
                 } else if output.count < limits.streamHighWater {
                     continuation.resume(returning: true)
@@ -322,6 +393,7 @@ final class Connection: @unchecked Sendable {
     private static let queueKey = DispatchSpecificKey<UInt64>()
 
     private func resumeRoomWaiters(for requestID: UInt32? = nil, with result: Bool) {
+        dispatchPrecondition(condition: .onQueue(queue))
         let ready = roomWaiters.filter { requestID == nil || $0.requestID == requestID }
         guard !ready.isEmpty else { return }
         roomWaiters.removeAll { requestID == nil || $0.requestID == requestID }
@@ -331,8 +403,10 @@ final class Connection: @unchecked Sendable {
 
     // MARK: - Writing
 
+    /// Queues a connection-level frame (hello, or an error with id 0).
     private func enqueue(_ encode: (inout [UInt8]) throws -> Void) {
-        guard !closed else { return }
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard state != .closed else { return }
         var bytes: [UInt8] = []
         do {
             try encode(&bytes)
@@ -344,20 +418,58 @@ final class Connection: @unchecked Sendable {
         flush()
     }
 
+    /// Queues a frame about a request. One that cannot be encoded (too large for the client's
+    /// maxFrameSize, above all) is replaced by an error with the request's id, which ends the
+    /// request: it still gets its one final frame. Returns false when that happened.
+    @discardableResult
+    private func enqueueAnswer(_ requestID: UInt32, _ encode: (inout [UInt8]) throws -> Void) -> Bool {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard state != .closed else { return false }
+        var bytes: [UInt8] = []
+        var sent = true
+        do {
+            try encode(&bytes)
+        } catch {
+            sent = false
+            bytes = []
+            // Cannot fail: both replacements are a few hundred bytes, and no client accepts less than 4096.
+            try? encoder.appendError(id: requestID, replacement(for: error, requestID: requestID), to: &bytes)
+        }
+        output.append(bytes)
+        flush()
+        return sent
+    }
+
+    private func replacement(for error: any Error, requestID: UInt32) -> ErrorBody {
+        if case FrameError.frameTooLarge(let length, let limit) = error {
+            logger.notice("answer larger than the client accepts", metadata: [
+                "request-id": "\(requestID)", "bytes": "\(length)", "client-max-frame-size": "\(limit)",
+            ])
+            return .resultTooLarge(bytes: length, maxFrameSize: limit)
+        }
+        logger.error("could not encode a frame", metadata: ["request-id": "\(requestID)", "error": "\(error)"])
+        return ErrorBody(code: .internal, message: "the answer could not be encoded")
+    }
+
     private func flush() {
-        guard !closed else { return }
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard state != .closed else { return }
+        let unread = output.count
         switch output.flush(to: fd) {
         case .drained:
             if writeSourceResumed {
                 writeSource?.suspend()
                 writeSourceResumed = false
             }
-            if closingAfterFlush { return teardown(reason: "closed after final frame") }
+            if state == .closing { return teardown(reason: "closed after final frame") }
             resumeRoomWaiters(with: true)
         case .wouldBlock:
             if !writeSourceResumed {
                 writeSource?.resume()
                 writeSourceResumed = true
+            }
+            if state == .closing, output.count < unread {
+                closeTimer?.schedule(deadline: .now() + Self.closeTimeout.dispatchInterval)
             }
             if output.count < limits.streamHighWater / 2 { resumeRoomWaiters(with: true) }
         case .failed(let code):
@@ -388,7 +500,7 @@ final class Connection: @unchecked Sendable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + duration.dispatchInterval)
         timer.setEventHandler { [weak self] in
-            guard let self, !closed else { return }
+            guard let self, state != .closed else { return }
             fire()
         }
         timer.resume()

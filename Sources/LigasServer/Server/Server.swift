@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import LigasProtocol
+import LigasSystemd
 import Logging
 import Synchronization
 
@@ -21,9 +22,14 @@ public final class Server: @unchecked Sendable {
 
     private var acceptSource: (any DispatchSourceRead)?
     private var connections: [UInt64: Connection] = [:]
+    private var connectionsPerUID: [UInt32: Int] = [:]
     private var nextConnectionID: UInt64 = 1
     private let stats = Mutex(ServerStatistics())
     private var accepting = false
+    /// Set once Dispatch has let go of the listening socket (the accept source's cancel handler
+    /// ran); only then may it be closed.
+    private var acceptSourceGone = false
+    private var acceptSourceWaiters: [CheckedContinuation<Void, Never>] = []
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     private var idleTimer: (any DispatchSourceTimer)?
     private var onIdle: (@Sendable () -> Void)?
@@ -45,6 +51,7 @@ public final class Server: @unchecked Sendable {
             self.onIdle = onIdle
             let source = DispatchSource.makeReadSource(fileDescriptor: listener.fd, queue: queue)
             source.setEventHandler { [unowned self] in acceptPending() }
+            source.setCancelHandler { [self] in acceptSourceCancelled() }
             acceptSource = source
             accepting = true
             source.resume()
@@ -66,11 +73,7 @@ public final class Server: @unchecked Sendable {
     /// Graceful stop: no new connections or requests, in-flight requests get up to `grace` to
     /// finish, then whatever is left is closed. Returns when every connection is gone.
     public func shutdown(grace: Duration) async {
-        let open: [Connection] = queue.sync {
-            stopAcceptingOnQueue()
-            return Array(connections.values)
-        }
-        open.forEach { $0.refuseNewRequests() }
+        stopTakingRequests()
         let drained = await withTaskGroup(of: Bool.self) { group in
             group.addTask { await self.waitUntilNoConnections(); return true }
             group.addTask { try? await Task.sleep(for: grace); return false }
@@ -82,7 +85,38 @@ public final class Server: @unchecked Sendable {
             queue.sync { Array(connections.values) }.forEach { $0.forceClose() }
             await waitUntilNoConnections()
         }
-        if listener.ownedPath != nil { listener.close() }
+        if listener.ownedPath != nil {
+            // Closing while Dispatch still watches the descriptor would let a socket opened
+            // meanwhile reuse its number and inherit the stale registration: that socket's read
+            // source would then never fire.
+            await waitUntilAcceptSourceGone()
+            listener.close()
+        }
+    }
+
+    private func acceptSourceCancelled() {
+        acceptSourceGone = true
+        acceptSourceWaiters.forEach { $0.resume() }
+        acceptSourceWaiters.removeAll()
+    }
+
+    private func waitUntilAcceptSourceGone() async {
+        await withCheckedContinuation { continuation in
+            queue.async { [self] in
+                if acceptSourceGone || acceptSource == nil { continuation.resume() } else { acceptSourceWaiters.append(continuation) }
+            }
+        }
+    }
+
+    /// The first step of `shutdown`, returning at once: no new connections, and every connection
+    /// answers what its client has already sent, and anything sent from now on, `shuttingDown`,
+    /// and closes once its requests in flight are done.
+    public func stopTakingRequests() {
+        let open: [Connection] = queue.sync {
+            stopAcceptingOnQueue()
+            return Array(connections.values)
+        }
+        open.forEach { $0.refuseNewRequests() }
     }
 
     private func waitUntilNoConnections() async {
@@ -114,18 +148,29 @@ public final class Server: @unchecked Sendable {
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = try? UnixSocket.setNonBlocking(fd)
-            guard connections.count < limits.maxConnections else {
-                refuse(fd)
+            let peer = try? PeerCredentials(ofSocket: fd)
+            if let cap = capReached(by: peer) {
+                refuse(fd, cap)
                 continue
             }
-            register(fd)
+            register(fd, peer: peer)
         }
     }
 
-    private func register(_ fd: Int32) {
+    /// The connection cap a newcomer would exceed, if any. A peer without credentials (never
+    /// seen on a Unix socket) counts only against the global cap.
+    private func capReached(by peer: PeerCredentials?) -> (cap: ErrorBody.ConnectionCap, max: Int)? {
+        if connections.count >= limits.maxConnections { return (.connections, limits.maxConnections) }
+        if let uid = peer?.uid, connectionsPerUID[uid, default: 0] >= limits.maxConnectionsPerUID {
+            return (.connectionsPerUID, limits.maxConnectionsPerUID)
+        }
+        return nil
+    }
+
+    private func register(_ fd: Int32, peer: PeerCredentials?) {
         idleTimer?.cancel()
         let connection = Connection(
-            id: nextConnectionID, fd: fd, limits: limits, handler: handler,
+            id: nextConnectionID, fd: fd, peer: peer, limits: limits, handler: handler,
             events: ConnectionEvents(
                 closed: { [weak self] connection, cancelled in self?.connectionClosed(connection, cancelled: cancelled) },
                 requestStarted: { [weak self] in self?.countRequest(started: true) },
@@ -135,6 +180,7 @@ public final class Server: @unchecked Sendable {
             logger: logger)
         nextConnectionID += 1
         connections[connection.id] = connection
+        if let uid = peer?.uid { connectionsPerUID[uid, default: 0] += 1 }
         stats.withLock { [count = connections.count] in
             $0.openConnections = count
             $0.connectionsAccepted += 1
@@ -147,15 +193,16 @@ public final class Server: @unchecked Sendable {
         connection.start()
     }
 
-    /// Over the connection cap: a named error frame (request id 0), then close.
-    private func refuse(_ fd: Int32) {
+    /// Over a connection cap: a named error frame (request id 0) saying which cap, then close.
+    private func refuse(_ fd: Int32, _ reached: (cap: ErrorBody.ConnectionCap, max: Int)) {
         stats.withLock { $0.connectionsRefused += 1 }
         var frame: [UInt8] = []
-        try? FrameEncoder().appendError(
-            id: 0, ErrorBody(code: .tooManyRequests, message: "too many connections (\(limits.maxConnections))"), to: &frame)
+        try? FrameEncoder().appendError(id: 0, .tooManyConnections(reached.cap, max: reached.max), to: &frame)
         _ = frame.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         close(fd)
-        logger.notice("connection refused: too many connections", metadata: ["limit": "\(limits.maxConnections)"])
+        logger.notice("connection refused: too many connections", metadata: [
+            "cap": "\(reached.cap.rawValue)", "limit": "\(reached.max)",
+        ])
     }
 
     private func countPausedStreams(_ change: Int) {
@@ -176,6 +223,10 @@ public final class Server: @unchecked Sendable {
     private func connectionClosed(_ connection: Connection, cancelled: Int) {
         queue.async { [self] in
             connections[connection.id] = nil
+            if let uid = connection.peer?.uid {
+                connectionsPerUID[uid, default: 1] -= 1
+                if connectionsPerUID[uid] == 0 { connectionsPerUID[uid] = nil }
+            }
             stats.withLock { [count = connections.count] in
                 $0.openConnections = count
                 $0.inFlightRequests -= cancelled

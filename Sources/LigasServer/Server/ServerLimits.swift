@@ -4,6 +4,10 @@ import LigasProtocol
 /// clean refusal: a named error frame, then (for connection-level caps) a close.
 public struct ServerLimits: Sendable {
     public var maxConnections = 256
+    /// Connections of one local user (uid from `SO_PEERCRED`), so one user's runaway client cannot
+    /// take every slot. Half the global cap: everyone else, root's tools included, keeps the other
+    /// half, while one user still gets far more than any client needs (one multiplexed connection).
+    public var maxConnectionsPerUID = 128
     /// Requests in flight per connection (`tooManyRequests` beyond it), announced in hello.
     public var maxInFlightPerConnection = ProtocolLimits.defaultMaxInFlight
     /// Largest frame accepted (`frameTooLarge` and close beyond it), announced in hello.

@@ -8,7 +8,8 @@ import LigasProtocol
 /// malformed frame from the daemon is caught.
 final class RawConnection: @unchecked Sendable {
     let fd: Int32
-    private var decoder = FrameDecoder()
+    /// Takes what `Hello(agent:)` announces.
+    private var decoder = FrameDecoder(maxFrameSize: ProtocolLimits.defaultClientMaxFrameSize)
     private(set) var closedByPeer = false
     /// The daemon sent bytes that do not decode as frames (a protocol violation on its side).
     private(set) var malformed: String?

@@ -24,11 +24,12 @@ enum LoadScenario {
     private static func manyConnections(
         _ options: Options, connections: Int, requests: Int, excluded: Set<String>, work: URL, goals: inout Goals
     ) async throws {
-        // The default cap is 256 connections: lift it above the run's own count.
+        // The default caps are 256 connections, 128 per user: lift both above the run's own count
+        // (every client here is the same user).
         let cap = connections + 64
         let daemon = try await StressDaemon.start(
             options, directory: work.appendingPathComponent("many"), remote: options.sampleData.path,
-            settings: ["LIGASD_MAX_CONNECTIONS": "\(cap)"])
+            settings: ["LIGASD_MAX_CONNECTIONS": "\(cap)", "LIGASD_MAX_CONNECTIONS_PER_UID": "\(cap)"])
         var ownLimit = rlimit()
         getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &ownLimit)
         let daemonLimit = openFileLimit(of: daemon.pid) ?? 0

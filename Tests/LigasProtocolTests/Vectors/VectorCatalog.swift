@@ -130,7 +130,7 @@ enum VectorCatalog {
         VectorSpec(name: "request-describe", description: "describe, no arguments.", requestID: 10, payload: .request(Request(.describe))),
         VectorSpec(
             name: "response-describe", description: "The full interface description of protocol version 1.",
-            requestID: 10, payload: .reply(.describe(.ligas))
+            requestID: 10, payload: .reply(.describe(Sample.firstPublishedDescription))
         ),
     ]
 
@@ -220,6 +220,24 @@ enum VectorCatalog {
             description: "Connection-level error (request id 0) sent before closing: a frame announced 16 MiB.",
             requestID: 0,
             payload: .error(ErrorBody(code: .frameTooLarge, message: "frame of 16777216 bytes exceeds the limit of 1048576"))
+        ),
+        VectorSpec(
+            name: "error-result-too-large",
+            description: "Request-level error in place of the describe response (a 5977-byte frame, see response-describe) for a client that accepts 4096-byte frames; the request ends, the connection stays open.",
+            requestID: 10,
+            payload: .error(.resultTooLarge(bytes: 5977, maxFrameSize: 4096))
+        ),
+        VectorSpec(
+            name: "error-request-id-in-flight",
+            description: "Connection-level error (request id 0) sent before closing: a request reused id 9 while request 9 was in flight.",
+            requestID: 0,
+            payload: .error(.requestIDInFlight(9))
+        ),
+        VectorSpec(
+            name: "error-too-many-connections-per-uid",
+            description: "Connection-level refusal (request id 0), the server's first frame before it closes: the connecting user already has 128 connections.",
+            requestID: 0,
+            payload: .error(.tooManyConnections(.connectionsPerUID, max: 128))
         ),
     ]
 }

@@ -1,0 +1,36 @@
+/// The error bodies the server builds for the rules of PROTOCOL.md §6, in one place so the
+/// server and the golden vectors say exactly the same bytes.
+extension ErrorBody {
+    /// Sent in place of an answer whose frame would exceed the client's `maxFrameSize`.
+    ///
+    /// Fits any client by construction: fixed text plus two numbers of at most 20 digits is
+    /// well under 200 bytes of payload, and no client may announce less than 4096.
+    public static func resultTooLarge(bytes: Int, maxFrameSize: Int) -> ErrorBody {
+        ErrorBody(
+            code: .resultTooLarge, message: "the answer does not fit the client's maxFrameSize",
+            details: ["bytes": String(bytes), "maxFrameSize": String(maxFrameSize)])
+    }
+
+    /// A request reused the id of one still in flight: fatal (id 0), since no later frame for
+    /// that id could be told apart.
+    public static func requestIDInFlight(_ requestID: UInt32) -> ErrorBody {
+        ErrorBody(
+            code: .badFrame, message: "request id \(requestID) is already in flight",
+            details: ["requestId": String(requestID)])
+    }
+
+    /// Which connection cap refused a newcomer (sent with id 0 before closing).
+    public enum ConnectionCap: String, Sendable {
+        /// All connections of the server.
+        case connections
+        /// Connections of one local user (the peer's uid, from `SO_PEERCRED`).
+        case connectionsPerUID
+    }
+
+    public static func tooManyConnections(_ cap: ConnectionCap, max: Int) -> ErrorBody {
+        let whose = cap == .connections ? "" : " for this user"
+        return ErrorBody(
+            code: .tooManyRequests, message: "too many connections\(whose) (\(max))",
+            details: ["cap": cap.rawValue, "max": String(max)])
+    }
+}

@@ -271,7 +271,7 @@ final class Connection: @unchecked Sendable {
             guard case .hello(let hello) = try Message(frame: frame) else { return }
             let ours = Hello(
                 maxFrameSize: UInt32(limits.maxFrameSize), maxInFlight: UInt32(limits.maxInFlightPerConnection),
-                chunkSize: UInt32(limits.chunkSize), agent: "ligasd")
+                chunkSize: UInt32(limits.chunkSize), agent: "ligasd/\(ReleaseVersion.current)")
             let (reply, negotiated) = try Handshake.accept(hello, server: ours)
             encoder.maxFrameSize = negotiated.peerMaxFrameSize
             enqueue { try encoder.appendHello(reply, to: &$0) }

@@ -72,14 +72,6 @@ enum Sample {
     /// SHA-256 of `pngImage`, precomputed (the library has no crypto dependency).
     static let pngSHA256 = Data(Hex.decode("2aa4fa20701cdd6d8d56046069001186b5267e3ee7d0ef618ad2f4a683723e11") ?? [])
 
-    /// The describe answer as first published, before `resultTooLarge` joined the error codes (a
-    /// compatible addition, §8): the response-describe vector keeps its published bytes.
-    static let firstPublishedDescription: InterfaceDescription = {
-        var description = InterfaceDescription.ligas
-        description.errors.removeAll { $0.code == ErrorCode.resultTooLarge.rawValue }
-        return description
-    }()
-
     static let clientHello = Hello(
         versions: [1], maxFrameSize: 1_048_576, maxInFlight: 8, chunkSize: 32, agent: "ligas-cli/0.1.0"
     )

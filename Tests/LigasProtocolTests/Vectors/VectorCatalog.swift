@@ -130,7 +130,7 @@ enum VectorCatalog {
         VectorSpec(name: "request-describe", description: "describe, no arguments.", requestID: 10, payload: .request(Request(.describe))),
         VectorSpec(
             name: "response-describe", description: "The full interface description of protocol version 1.",
-            requestID: 10, payload: .reply(.describe(Sample.firstPublishedDescription))
+            requestID: 10, payload: .reply(.describe(.ligas))
         ),
     ]
 

@@ -121,7 +121,7 @@ struct ProtocolRulesTests {
         #expect(defaults.idleConnectionTimeout == .seconds(300))
         #expect(spec.contains("| handshake timeout | — | 5 s |"))
         #expect(spec.contains("| idle timeout | — | 300 s |"))
-        #expect(spec.contains("| `maxFrameSize` | each side's `hello` | 1 MiB (\(defaults.maxFrameSize)) |"))
+        #expect(spec.contains("| `maxFrameSize` | each side's `hello` | ligasd 1 MiB (\(defaults.maxFrameSize)); the Swift client 16 MiB (\(ProtocolLimits.defaultClientMaxFrameSize)) |"))
         #expect(spec.contains("| `maxInFlight` | server `hello` | \(defaults.maxInFlightPerConnection) |"))
         #expect(spec.contains("| `chunkSize` | both `hello`s | \(defaults.chunkSize) |"))
     }

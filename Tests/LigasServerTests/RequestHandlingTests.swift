@@ -99,33 +99,14 @@ struct RequestHandlingTests {
         }
     }
 
-    @Test("Past the connection cap: tooManyRequests on id 0 for the newcomer; existing clients keep working")
-    func connectionCap() async throws {
+    @Test("Past a connection cap (global, or per user): tooManyRequests on id 0 naming the cap for the newcomer; existing clients keep working",
+          arguments: ["connections", "connectionsPerUID"])
+    func connectionCap(cap: String) async throws {
         var limits = ServerLimits()
-        limits.maxConnections = 2
+        if cap == "connections" { limits.maxConnections = 2 } else { limits.maxConnectionsPerUID = 2 }
         try await TestServer.run(limits: limits) { server in
             // Each client says hello as soon as it connects: one left waiting for its hello while
             // the test awaits something else would meet the handshake timeout on a starved machine.
-            let first = try RawClient(path: server.path)
-            _ = try await first.hello()
-            let second = try RawClient(path: server.path)
-            _ = try await second.hello()
-            let third = try RawClient(path: server.path)
-            let frames = try await third.framesUntilClosed()
-            #expect(frames.map(\.requestID) == [0])
-            #expect(try frames.map { try errorBody($0)?.code } == [.tooManyRequests])
-            #expect(try frames.map { try errorBody($0)?.details } == [["cap": "connections", "max": "2"]])
-            try first.request(1, .ping)
-            #expect(try await first.nextFrame()?.kind == .response)
-            #expect(server.server.statistics().connectionsRefused == 1)
-        }
-    }
-
-    @Test("Past the per-user connection cap: tooManyRequests on id 0 naming that cap; the user's other connections keep working")
-    func perUserConnectionCap() async throws {
-        var limits = ServerLimits()
-        limits.maxConnectionsPerUID = 2
-        try await TestServer.run(limits: limits) { server in
             // Every client of this test is the test process's own uid.
             let first = try RawClient(path: server.path)
             _ = try await first.hello()
@@ -135,7 +116,9 @@ struct RequestHandlingTests {
             let frames = try await third.framesUntilClosed()
             #expect(frames.map(\.requestID) == [0])
             #expect(try frames.map { try errorBody($0)?.code } == [.tooManyRequests])
-            #expect(try frames.map { try errorBody($0)?.details } == [["cap": "connectionsPerUID", "max": "2"]])
+            #expect(try frames.map { try errorBody($0)?.details } == [["cap": cap, "max": "2"]])
+            try first.request(1, .ping)
+            #expect(try await first.nextFrame()?.kind == .response)
             try second.request(1, .ping)
             #expect(try await second.nextFrame()?.kind == .response)
             #expect(server.server.statistics().connectionsRefused == 1)

@@ -9,7 +9,9 @@ import Testing
 
 /// The Swift client library over real sockets: against a scripted peer where the daemon cannot be
 /// made to misbehave on cue, and against the real ligasd.
-@Suite("LigasClient library")
+// Serialized: its two large-image tests each push images through a debug ligasd and the client
+// for several seconds; run together, on two cores, they starved the rest of the suite's tests.
+@Suite("LigasClient library", .serialized)
 struct ClientLibraryTests {
     @Test("A request whose write fails reports the daemon's error frame already on the socket, not a bare closed connection")
     func failedWriteReportsTheErrorFrame() async throws {
@@ -44,7 +46,7 @@ struct ClientLibraryTests {
         withExtendedLifetime(listener) {}
     }
 
-    @Test("A slow consumer of an 8 MiB image: the client stops reading at its bound, buffers no more, and the image still verifies")
+    @Test("A slow consumer of a 4 MiB image: the client stops reading at its bound, buffers no more, and the image still verifies")
     func slowConsumerIsBounded() async throws {
         let payload = Self.largeImage
         let sample = BundledSampleData.baseURL
@@ -121,13 +123,14 @@ struct ClientLibraryTests {
         try outcome.get()
     }
 
-    /// 8 MiB: a random block of a prime size repeated, so chunk boundaries never line up with its
-    /// repeats and chunks out of order would show.
+    /// 4 MiB, more than the whole pipeline holds (the client's 1 MiB, the socket's buffers and the
+    /// daemon's 512 KiB of output): a random block of a prime size repeated, so chunk boundaries
+    /// never line up with its repeats and chunks out of order would show.
     static let largeImage: Data = {
         var generator = SeededGenerator(seed: 0x5_10)
         let block = (0..<(62_501 / 8 + 1)).map { _ in generator.next() }.withUnsafeBytes { Data($0.prefix(62_501)) }
         var image = Fixtures.png
-        while image.count < 8 << 20 { image.append(block) }
+        while image.count < 4 << 20 { image.append(block) }
         return image
     }()
 

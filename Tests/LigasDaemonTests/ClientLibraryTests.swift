@@ -49,12 +49,7 @@ struct ClientLibraryTests {
     @Test("A slow consumer of a 4 MiB image: the client stops reading at its bound, buffers no more, and the image still verifies")
     func slowConsumerIsBounded() async throws {
         let payload = Self.largeImage
-        let sample = BundledSampleData.baseURL
-        let remote = try await LoopbackHTTPServer.start { path in
-            path.hasSuffix("/emelec.png") ? .ok(payload, contentType: "image/png") : .file(root: sample)
-        }
-        let daemon = try await RunningDaemon(remote: remote.baseURL)
-        let outcome = await asyncResult {
+        try await DaemonEndToEndTests.withDaemon(remote: Self.servingLargeImages) { daemon, _ in
             let client = try await daemon.client()
             defer { client.close() }
             let download = try await client.image(.team("emelec"))
@@ -82,20 +77,12 @@ struct ClientLibraryTests {
             // The connection still answers after all that.
             try await client.ping()
         }
-        _ = await daemon.stop()
-        try await remote.shutdown()
-        try outcome.get()
     }
 
     @Test("Two streams on one connection read one after the other, and a ping meanwhile: flow control never deadlocks them")
     func streamsReadInTurnDoNotDeadlock() async throws {
         let payload = Self.largeImage
-        let sample = BundledSampleData.baseURL
-        let remote = try await LoopbackHTTPServer.start { path in
-            path.hasPrefix("/images/") ? .ok(payload, contentType: "image/png") : .file(root: sample)
-        }
-        let daemon = try await RunningDaemon(remote: remote.baseURL)
-        let outcome = await asyncResult {
+        try await DaemonEndToEndTests.withDaemon(remote: Self.servingLargeImages) { daemon, _ in
             let client = try await daemon.client()
             defer { client.close() }
             // Only against a hung test: were they deadlocked, closing fails the waits instead.
@@ -118,9 +105,11 @@ struct ClientLibraryTests {
             #expect(firstBytes == payload)
             #expect(client.flowStatistics.buffered == 0)
         }
-        _ = await daemon.stop()
-        try await remote.shutdown()
-        try outcome.get()
+    }
+
+    /// The sample data, with `largeImage` for every image.
+    @Sendable static func servingLargeImages(_ path: String) -> LoopbackHTTPServer.Reply {
+        path.hasPrefix("/images/") ? .ok(largeImage, contentType: "image/png") : .file(root: BundledSampleData.baseURL)
     }
 
     /// 4 MiB, more than the whole pipeline holds (the client's 1 MiB, the socket's buffers and the

@@ -9,14 +9,7 @@ import Testing
 struct RemoteSourcesEndToEndTests {
     /// A daemon whose ligas-rest remote serves the sample data on loopback, and maybe a seed source.
     static func withDaemon(seed: LoopbackHTTPServer? = nil, _ body: (RunningDaemon, LoopbackHTTPServer) async throws -> Void) async throws {
-        let sample = BundledSampleData.baseURL
-        let server = try await LoopbackHTTPServer.start { _ in .file(root: sample) }
-        let extra = seed.map { ["--seed-remote", $0.baseURL.absoluteString] } ?? []
-        let daemon = try await RunningDaemon(remote: server.baseURL, extra: extra)
-        let outcome = await asyncResult { try await body(daemon, server) }
-        _ = await daemon.stop()
-        try await server.shutdown()
-        try outcome.get()
+        try await DaemonEndToEndTests.withDaemon(extra: seed.map { ["--seed-remote", $0.baseURL.absoluteString] } ?? [], body)
     }
 
     @Test("LIGASD_SEED_REMOTE: the league 'seed' is listed, and its teams and matches come from the seed server")

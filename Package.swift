@@ -7,7 +7,9 @@ import PackageDescription
 //   LigasCacheStore    SQLite (GRDB) implementation of the domain's cache stores
 //   LigasComposition   fallback / caching / validation / single-flight, and the engine facade
 //   LigasSystemd       systemd glue: journald log handler, sd_notify, socket activation fds
-//   ligas-demo         executable: the engine on the bundled sample data
+// Sources/ holds only what ships. Beside it: Benchmarks/ (ligas-bench, ligas-protocol-bench),
+// IntegrationTests/ (ligas-stress, the reliability suite) and Examples/ (ligas-demo, the engine
+// alone on the bundled sample data); none of them is installed.
 let package = Package(
     name: "ligasd",
     platforms: [.macOS(.v14)],
@@ -61,7 +63,7 @@ let package = Package(
 
         // The wire protocol (hand-written CBOR + framing), shared by daemon and client.
         .target(name: "LigasProtocol"),
-        .executableTarget(name: "ligas-protocol-bench", dependencies: ["LigasProtocol"]),
+        .executableTarget(name: "ligas-protocol-bench", dependencies: ["LigasProtocol"], path: "Benchmarks/ligas-protocol-bench"),
 
         // The daemon: a Dispatch-sources server, the engine behind it, and the executable.
         .target(
@@ -94,10 +96,14 @@ let package = Package(
             dependencies: ["LigasClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
-        // Dev tools, not installed: the benchmark and the reliability suite drive a real ligasd over a
-        // real socket; they reuse the loopback HTTP server and process helpers of the test support.
-        .executableTarget(name: "ligas-bench", dependencies: ["LigasClient", "LigasProtocol", "LigasSampleData", "LigasTestSupport"]),
-        .executableTarget(name: "ligas-stress", dependencies: ["LigasClient", "LigasProtocol", "LigasTestSupport"]),
+        // Not installed: the benchmark and the reliability suite drive a real ligasd over a real
+        // socket; they reuse the loopback HTTP server and process helpers of the test support.
+        .executableTarget(
+            name: "ligas-bench", dependencies: ["LigasClient", "LigasProtocol", "LigasSampleData", "LigasTestSupport"],
+            path: "Benchmarks/ligas-bench"),
+        .executableTarget(
+            name: "ligas-stress", dependencies: ["LigasClient", "LigasProtocol", "LigasTestSupport"],
+            path: "IntegrationTests/ligas-stress"),
 
         .executableTarget(
             name: "ligas-demo",
@@ -105,7 +111,8 @@ let package = Package(
                 "LigasComposition", "LigasSampleData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            path: "Examples/ligas-demo"
         ),
 
         // A real HTTP server on loopback (SwiftNIO) for the remote and acceptance tests.

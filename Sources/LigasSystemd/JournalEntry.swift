@@ -17,8 +17,6 @@ struct JournalEntry {
         fieldEnds.reserveCapacity(16)
     }
 
-    var fieldCount: Int { fieldEnds.count }
-
     mutating func append(_ name: StaticString, _ value: String) {
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(UInt8(ascii: "="))

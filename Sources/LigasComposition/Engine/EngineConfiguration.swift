@@ -8,7 +8,6 @@ public struct EngineConfiguration: Sendable {
     /// The configured remotes. The `ligas-rest` one also anchors the bootstrap leagues' logos.
     public var sources: [RemoteSource]
     public var cachePolicy = CachePolicy()
-    public var maxFeedBytes = 4 * 1024 * 1024
     public var maxImageBytes = RemoteImageLoader.defaultMaxBytes
     public var imageChunkSize = LocalImageLoader.defaultChunkSize
     /// How long a remote-first load (matches) waits for the remote before a fresh cache answers

@@ -20,8 +20,6 @@ public struct RemoteCatalog: Sendable {
         self.contracts = Dictionary(contracts.map { ($0.dataSource, $0) }, uniquingKeysWith: { _, last in last })
     }
 
-    public var configuredSources: [RemoteSource] { Array(sources.values) }
-
     public func request(
         _ feed: EndpointTable.Feed, id: String, from dataSource: DataSource
     ) throws -> RemoteRequest {

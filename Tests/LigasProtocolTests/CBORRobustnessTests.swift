@@ -12,21 +12,21 @@ struct CBORRobustnessTests {
         return (try #require(Hex.decode(file.payloadHex)), file.method, file.kind)
     }
 
-    private func decode(_ bytes: [UInt8], kind: FrameKind, method: Method?, path: CodecPath) throws {
+    private func decode(_ bytes: [UInt8], kind: FrameKind, method: Method?) throws {
         switch kind {
-        case .hello: _ = try path.decoder.decode(Hello.self, from: bytes)
-        case .request: _ = try path.decoder.decode(Request.self, from: bytes)
-        default: _ = try Reply.decode(method: try #require(method), payload: bytes, using: path.decoder)
+        case .hello: _ = try CBORDecoder().decode(Hello.self, from: bytes)
+        case .request: _ = try CBORDecoder().decode(Request.self, from: bytes)
+        default: _ = try Reply.decode(method: try #require(method), payload: bytes, using: CBORDecoder())
         }
     }
 
     @Test("every truncation of a valid payload is a named error, never a crash",
-          arguments: payloads, CodecPath.allCases)
-    func truncations(vector: String, path: CodecPath) throws {
+          arguments: payloads)
+    func truncations(vector: String) throws {
         let (bytes, method, kind) = try payload(of: vector)
         for length in 0..<bytes.count {
             let prefix = Array(bytes[0..<length])
-            #expect(throws: CBORDecodingError.self) { try decode(prefix, kind: kind, method: method, path: path) }
+            #expect(throws: CBORDecodingError.self) { try decode(prefix, kind: kind, method: method) }
             #expect(throws: CBORDecodingError.self) { try CBORDecoder().decodeValue(from: prefix) }
         }
     }
@@ -44,9 +44,7 @@ struct CBORRobustnessTests {
         #expect(throws: CBORDecodingError.lengthExceedsInput(offset: contentOffset)) {
             _ = try CBORDecoder().decodeValue(from: bytes)
         }
-        for path in CodecPath.allCases {
-            #expect(throws: CBORDecodingError.self) { _ = try path.decoder.decode(TeamsResult.self, from: bytes) }
-        }
+        #expect(throws: CBORDecodingError.self) { _ = try CBORDecoder().decode(TeamsResult.self, from: bytes) }
     }
 
     @Test("nesting is capped at maxDepth without exhausting the stack")
@@ -63,13 +61,13 @@ struct CBORRobustnessTests {
         #expect(throws: CBORDecodingError.self) { _ = try CBORDecoder().decode(Clock.self, from: tags) }
     }
 
-    @Test("deep nesting hidden under an unknown key is capped on both paths", arguments: CodecPath.allCases)
-    func depthCapInsideMessage(path: CodecPath) throws {
+    @Test("deep nesting hidden under an unknown key is capped")
+    func depthCapInsideMessage() throws {
         // {"source": "cache", "value": [], "x": [[[[...]]]]} with 100 levels under "x"
         var bytes: [UInt8] = [0xA3] + CBORValue.text("source").encoded() + CBORValue.text("cache").encoded()
         bytes += CBORValue.text("value").encoded() + [0x80] + CBORValue.text("x").encoded()
         bytes += Array(repeating: UInt8(0x81), count: 100) + [0x80]
-        #expect(throws: CBORDecodingError.self) { _ = try path.decoder.decode(TeamsResult.self, from: bytes) }
+        #expect(throws: CBORDecodingError.self) { _ = try CBORDecoder().decode(TeamsResult.self, from: bytes) }
     }
 
     @Test("malformed items are rejected with a named error", arguments: [
@@ -95,13 +93,11 @@ struct CBORRobustnessTests {
         for _ in 0..<3000 {
             let count = Int.random(in: 0..<64, using: &generator)
             let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            for path in CodecPath.allCases {
-                for method in Method.allCases {
-                    if (try? Reply.decode(method: method, payload: bytes, using: path.decoder)) == nil { failures += 1 }
-                }
-                if (try? path.decoder.decode(Request.self, from: bytes)) == nil { failures += 1 }
-                if (try? path.decoder.decode(Hello.self, from: bytes)) == nil { failures += 1 }
+            for method in Method.allCases {
+                if (try? Reply.decode(method: method, payload: bytes, using: CBORDecoder())) == nil { failures += 1 }
             }
+            if (try? CBORDecoder().decode(Request.self, from: bytes)) == nil { failures += 1 }
+            if (try? CBORDecoder().decode(Hello.self, from: bytes)) == nil { failures += 1 }
         }
         #expect(failures > 0) // reached: no crash; random bytes are almost never valid messages
     }

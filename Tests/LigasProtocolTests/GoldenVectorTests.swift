@@ -42,11 +42,11 @@ struct GoldenVectorTests {
     }
 
     @Test("encoding each catalogued value gives exactly the committed bytes, on both codec paths",
-          arguments: VectorCatalog.all.map(\.name), CodecPath.allCases)
-    func encodingMatchesFile(name: String, path: CodecPath) throws {
+          arguments: VectorCatalog.all.map(\.name))
+    func encodingMatchesFile(name: String) throws {
         let spec = try #require(VectorCatalog.all.first { $0.name == name })
         let file = try VectorFile.load(VectorFile.url(for: name))
-        let frame = try spec.frameBytes(using: FrameEncoder(cborEncoder: path.encoder))
+        let frame = try spec.frameBytes(using: FrameEncoder(cborEncoder: CBOREncoder()))
         #expect(Hex.encode(frame) == file.frameHex)
         #expect(Hex.encode(frame.dropFirst(12)) == file.payloadHex)
         #expect(file.length == frame.count - 4)
@@ -54,8 +54,8 @@ struct GoldenVectorTests {
     }
 
     @Test("decoding each committed frame gives the header and the value written in the file, on both codec paths",
-          arguments: VectorCatalog.all.map(\.name), CodecPath.allCases)
-    func decodingMatchesFile(name: String, path: CodecPath) throws {
+          arguments: VectorCatalog.all.map(\.name))
+    func decodingMatchesFile(name: String) throws {
         let file = try VectorFile.load(VectorFile.url(for: name))
         let bytes = try #require(Hex.decode(file.frameHex))
         var decoder = FrameDecoder()
@@ -68,7 +68,7 @@ struct GoldenVectorTests {
         let fromJSON = try VectorJSON.payload(
             kind: file.kind, flags: file.header.flags, method: file.method, valueJSON: file.valueJSON, rawPayload: frame.payload
         )
-        let fromCBOR = try decodePayload(frame, method: file.method, decoder: path.decoder)
+        let fromCBOR = try decodePayload(frame, method: file.method, decoder: CBORDecoder())
         #expect(Self.equal(fromJSON, fromCBOR), "JSON value and CBOR payload disagree in \(name)")
         if let diagnostic = file.payloadDiagnostic {
             #expect(try CBORDecoder().decodeValue(from: frame.payload).diagnostic == diagnostic)
@@ -96,8 +96,10 @@ struct GoldenVectorTests {
             let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
             let text = VectorJSON.rfc3339(date)
             #expect(try GenericCBOR.epochMilliseconds(text) == milliseconds, "\(text)")
-            var expected: [UInt8] = []
-            try CBORDateForm.append(date, to: &expected)
+            var output = CBOROutput()
+            defer { output.deallocate() }
+            try CBORDateForm.append(date, to: &output)
+            let expected = Array(output.bytes)
             #expect(try GenericCBOR.encode(.object(["$date": .string(text)])) == expected, "\(text)")
         }
     }

@@ -56,7 +56,7 @@ public enum ImageArguments: Codable, Sendable, Hashable {
         guard present.count == 1, let key = present.first else {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: decoder.codingPath,
-                debugDescription: ImageArguments.oneKeyRequired
+                debugDescription: "exactly one of url, league, team, player is required"
             ))
         }
         switch key {

@@ -110,17 +110,34 @@ struct CBORReader {
         }
     }
 
-    /// `skipItem` with the scalar and string cases inlined: most map values are
-    /// scalars or strings, and the out-of-line recursive call showed in profiles.
+    /// The offset just past the item at `offset`, in input that `skipItem` has already
+    /// validated: no bounds, UTF-8 or depth checks, and no recursion. The decoder walks
+    /// maps to index their keys many times over; only the first walk needs the checks.
     @inline(__always)
-    func skipItemInline(at offset: Int, depth: Int) throws(CBORDecodingError) -> Int {
-        let head = try head(at: offset)
-        switch head.major {
-        case .unsigned, .negative, .simple: return head.end
-        case .bytes: return try stringContent(head).upperBound
-        case .text: return try validTextContent(head).upperBound
-        default: return try skipItem(at: offset, depth: depth)
+    func endOfValidatedItem(at offset: Int) -> Int {
+        var position = offset
+        var pending = 1 // items still to pass, children included
+        while pending > 0 {
+            pending -= 1
+            let initial = bytes[position]
+            let info = initial & 0x1F
+            var argument = UInt64(info)
+            position += 1
+            if info >= 24 {
+                let width = 1 << Int(info - 24)
+                argument = 0
+                for index in 0..<width { argument = argument << 8 | UInt64(bytes[position + index]) }
+                position += width
+            }
+            switch initial >> 5 {
+            case CBORMajorType.bytes.rawValue, CBORMajorType.text.rawValue: position += Int(argument)
+            case CBORMajorType.array.rawValue: pending += Int(argument)
+            case CBORMajorType.map.rawValue: pending += 2 * Int(argument)
+            case CBORMajorType.tag.rawValue: pending += 1
+            default: break
+            }
         }
+        return position
     }
 
     func isNull(at offset: Int) -> Bool {

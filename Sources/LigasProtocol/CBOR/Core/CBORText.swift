@@ -1,20 +1,12 @@
 import Foundation
 
 enum CBORText {
-    /// Strict UTF-8 decoding. `String(decoding:)` is the fast, specialized path but
-    /// repairs invalid input with U+FFFD, so unless the input is plain ASCII (which
-    /// cannot be invalid) the result's bytes are compared with the input: they are
-    /// identical exactly when the input was valid. (`String(validating:)` is generic
-    /// and instantiated metadata on every call, which dominated decoding time.)
-    static func string(from bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var string = String(decoding: bytes, as: UTF8.self)
-        if isASCII(bytes) { return string }
-        let identical = string.withUTF8 { decoded in
-            guard decoded.count == bytes.count else { return false }
-            guard let lhs = decoded.baseAddress, let rhs = bytes.baseAddress else { return true }
-            return memcmp(lhs, rhs, bytes.count) == 0
-        }
-        return identical ? string : nil
+    /// A String from text that `CBORReader.skipItem` has already validated (the decoder
+    /// validates the whole payload once, before it decodes anything), so no repair
+    /// can happen here.
+    @inline(__always)
+    static func string(validated bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
     }
 
     /// Strict UTF-8 validation (RFC 3629, Unicode table 3-7) of raw bytes, without

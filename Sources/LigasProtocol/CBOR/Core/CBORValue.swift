@@ -58,10 +58,7 @@ extension CBORValue {
             return (.bytes(Array(reader.bytes[range])), range.upperBound)
         case .text:
             let range = try reader.stringContent(head)
-            guard let string = CBORText.string(from: UnsafeBufferPointer(rebasing: reader.bytes[range])) else {
-                throw CBORDecodingError.malformed(reason: "invalid UTF-8 in text string", offset: range.lowerBound)
-            }
-            return (.text(string), range.upperBound)
+            return (.text(CBORText.string(validated: UnsafeBufferPointer(rebasing: reader.bytes[range]))), range.upperBound)
         case .array:
             var items: [CBORValue] = []
             let count = try reader.childCount(head)
@@ -109,16 +106,17 @@ extension CBORValue {
     /// The deterministic encoding (RFC 8949 §4.2.1): map keys sorted bytewise by their
     /// own encoding, shortest heads and floats.
     public func encoded() -> [UInt8] {
-        var out: [UInt8] = []
+        var out = CBOROutput()
+        defer { out.deallocate() }
         append(to: &out)
-        return out
+        return Array(out.bytes)
     }
 
-    func append(to out: inout [UInt8]) {
+    func append(to out: inout CBOROutput) {
         switch self {
         case .unsigned(let value): out.appendCBORHead(.unsigned, value)
         case .negative(let value): out.appendCBORHead(.negative, value)
-        case .bytes(let bytes): out.appendCBORBytes(bytes)
+        case .bytes(let bytes): bytes.withUnsafeBytes { out.appendCBORBytes($0) }
         case .text(let text): out.appendCBORText(text)
         case .array(let items):
             out.appendCBORHead(.array, UInt64(items.count))
@@ -132,8 +130,8 @@ extension CBORValue {
                 $0.key == $1.key ? $0.index < $1.index : $0.key.lexicographicallyPrecedes($1.key)
             }
             for pair in sorted {
-                out.append(contentsOf: pair.key)
-                out.append(contentsOf: pair.value)
+                pair.key.withUnsafeBufferPointer { out.append($0) }
+                pair.value.withUnsafeBufferPointer { out.append($0) }
             }
         case .tagged(let tag, let content):
             out.appendCBORTag(tag)

@@ -23,7 +23,7 @@ enum CBORDateForm {
         Date(timeIntervalSince1970: Double(epochMilliseconds) / 1000)
     }
 
-    static func append(_ date: Date, to out: inout [UInt8]) throws {
+    static func append(_ date: Date, to out: inout CBOROutput) throws {
         guard let milliseconds = epochMilliseconds(of: date) else {
             throw EncodingError.invalidValue(date, .init(codingPath: [], debugDescription: "date is not finite or beyond ±2^47 ms from 1970"))
         }
@@ -39,7 +39,7 @@ enum CBORDateForm {
 /// The single documented wire form of `URL`: its absolute string as CBOR text.
 /// Tag 32 (URI) is accepted on input for interoperability but never written.
 enum CBORURLForm {
-    static func append(_ url: URL, to out: inout [UInt8]) {
+    static func append(_ url: URL, to out: inout CBOROutput) {
         out.appendCBORText(url.absoluteString)
     }
 }

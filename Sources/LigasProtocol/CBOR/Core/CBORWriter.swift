@@ -1,10 +1,68 @@
 import Foundation
 
-/// Low-level CBOR writers that append straight into a byte buffer.
+/// The growable byte buffer the encoder writes into. A plain pointer rather than an
+/// `[UInt8]`: an encode appends a few hundred small pieces, and each `Array.append`
+/// paid a uniqueness check and a generic copy, the largest cost of encoding. The owner
+/// calls `deallocate()` when done (the encoder does so in a `defer`).
 ///
-/// Everything here produces the *preferred* (shortest) serialization required by
+/// Everything written here is the *preferred* (shortest) serialization required by
 /// RFC 8949 §4.2.1 core deterministic encoding.
-extension Array where Element == UInt8 {
+struct CBOROutput {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 1024) {
+        self.capacity = Swift.max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    func deallocate() { base.deallocate() }
+
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    subscript(offset: Int) -> UInt8 {
+        get { base[offset] }
+        set { base[offset] = newValue }
+    }
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        guard capacity - count < extra else { return }
+        let newCapacity = Swift.max(capacity * 2, count + extra)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// Opens `width` zero bytes at `offset`, moving what follows (a container head that
+    /// turned out wider than its one-byte placeholder).
+    mutating func insertZeros(_ width: Int, at offset: Int) {
+        reserve(width)
+        (base + offset + width).update(from: base + offset, count: count - offset)
+        (base + offset).update(repeating: 0, count: width)
+        count += width
+    }
+
+    // MARK: CBOR items
+
     /// Appends a head (major type + argument) in its shortest form.
     @inline(__always)
     mutating func appendCBORHead(_ major: CBORMajorType, _ argument: UInt64) {
@@ -29,7 +87,7 @@ extension Array where Element == UInt8 {
     @inline(__always)
     mutating func appendBigEndian<I: FixedWidthInteger>(_ value: I) {
         var bigEndian = value.bigEndian
-        Swift.withUnsafeBytes(of: &bigEndian) { append(contentsOf: $0) }
+        Swift.withUnsafeBytes(of: &bigEndian) { append($0.bindMemory(to: UInt8.self)) }
     }
 
     mutating func appendCBORUnsigned(_ value: UInt64) {
@@ -54,16 +112,16 @@ extension Array where Element == UInt8 {
     }
 
     mutating func appendCBORText(_ string: String) {
-        let utf8 = string.utf8
-        appendCBORHead(.text, UInt64(utf8.count))
-        if utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil {
-            append(contentsOf: utf8)
+        var string = string
+        string.withUTF8 { utf8 in
+            appendCBORHead(.text, UInt64(utf8.count))
+            append(utf8)
         }
     }
 
-    mutating func appendCBORBytes<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+    mutating func appendCBORBytes(_ bytes: UnsafeRawBufferPointer) {
         appendCBORHead(.bytes, UInt64(bytes.count))
-        append(contentsOf: bytes)
+        append(bytes.bindMemory(to: UInt8.self))
     }
 
     mutating func appendCBORTag(_ tag: UInt64) {
@@ -91,5 +149,23 @@ extension Array where Element == UInt8 {
             append(CBORConstant.single)
             appendBigEndian(single.bitPattern)
         }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// For the frame header and length prefix, which are built in plain arrays.
+    @inline(__always)
+    mutating func appendBigEndian<I: FixedWidthInteger>(_ value: I) {
+        var bigEndian = value.bigEndian
+        Swift.withUnsafeBytes(of: &bigEndian) { append(contentsOf: $0) }
+    }
+}
+
+extension Array {
+    /// `removeSubrange(count...)` went through the generic `replaceSubrange` and showed in
+    /// profiles; the coders trim their stacks after every nested value.
+    @inline(__always)
+    mutating func truncate(to newCount: Int) {
+        if newCount < count { removeLast(count - newCount) }
     }
 }

@@ -87,11 +87,7 @@ struct CBORCursor {
 
     func decodeString(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> String {
         let range = try stringRange(at: offset, major: .text, key: key())
-        let slice = UnsafeBufferPointer(rebasing: reader.bytes[range])
-        guard let string = CBORText.string(from: slice) else {
-            throw CBORDecodingError.malformed(reason: "invalid UTF-8 in text string", offset: range.lowerBound)
-        }
-        return string
+        return CBORText.string(validated: UnsafeBufferPointer(rebasing: reader.bytes[range]))
     }
 
     func decodeData(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Data {
@@ -148,64 +144,57 @@ struct CBORCursor {
 
     /// Decodes `T` at `offset`. Primitive and special-form types are read directly;
     /// everything else goes through `init(from:)` with `key` pushed onto the path.
+    ///
+    /// This runs unspecialised for every nested value, so it avoids anything that needs
+    /// new generic metadata at run time (a `T?` result or an `as? T` cast would look up
+    /// `Optional<T>` on every call): a type is matched by comparing metatypes, and the
+    /// value it decoded is reinterpreted as `T`, which it is.
     func decode<T: Decodable>(_ type: T.Type, at offset: Int, key: (any CodingKey)?) throws -> T {
-        if let value = try decodeSpecialForm(T.self, at: offset, key: key) {
-            return value
-        }
-        let entriesMark = state.pointee.mapEntries.count
-        let pathMark = state.pointee.path.count
-        if let key { state.pointee.path.append(key) }
-        defer {
-            state.pointee.mapEntries.removeSubrange(entriesMark...)
-            state.pointee.path.removeSubrange(pathMark...)
-        }
-        if state.pointee.usesDirectCoding, let direct = T.self as? any CBORDirectCodable.Type,
-           let value = try direct.readCBOR(at: offset, cursor: self).value as? T {
-            return value
-        }
-        return try T(from: CBORValueDecoder(cursor: self, offset: offset, pathCount: state.pointee.path.count))
-    }
-
-    /// Types with a fixed wire form that must not go through their own `init(from:)`
-    /// (Date and URL would otherwise decode Foundation's representation).
-    private func decodeSpecialForm<T>(_ type: T.Type, at offset: Int, key: (any CodingKey)?) throws -> T? {
         // Peeking at the major type first keeps the common struct case to a few comparisons.
         guard offset >= 0, offset < reader.count else { throw CBORDecodingError.truncated(offset: offset) }
         switch reader.bytes[offset] >> 5 {
         case CBORMajorType.map.rawValue, CBORMajorType.array.rawValue:
             break
         case CBORMajorType.text.rawValue:
-            if T.self == String.self { return try decodeString(at: offset, key: key) as? T }
-            if T.self == URL.self { return try decodeURL(at: offset, key: key) as? T }
+            if T.self == String.self { return unsafeBitCast(try decodeString(at: offset, key: key), to: T.self) }
+            if T.self == URL.self { return unsafeBitCast(try decodeURL(at: offset, key: key), to: T.self) }
         case CBORMajorType.unsigned.rawValue, CBORMajorType.negative.rawValue:
-            if T.self == Int.self { return try decodeInteger(Int.self, at: offset, key: key) as? T }
-            if T.self == Int64.self { return try decodeInteger(Int64.self, at: offset, key: key) as? T }
-            if T.self == UInt64.self { return try decodeInteger(UInt64.self, at: offset, key: key) as? T }
-            if T.self == UInt32.self { return try decodeInteger(UInt32.self, at: offset, key: key) as? T }
-            if T.self == UInt8.self { return try decodeInteger(UInt8.self, at: offset, key: key) as? T }
-            if T.self == Int32.self { return try decodeInteger(Int32.self, at: offset, key: key) as? T }
-            if T.self == UInt16.self { return try decodeInteger(UInt16.self, at: offset, key: key) as? T }
-            if T.self == Int16.self { return try decodeInteger(Int16.self, at: offset, key: key) as? T }
-            if T.self == Int8.self { return try decodeInteger(Int8.self, at: offset, key: key) as? T }
-            if T.self == UInt.self { return try decodeInteger(UInt.self, at: offset, key: key) as? T }
-            if T.self == Double.self { return try decodeDouble(at: offset, key: key) as? T }
+            if T.self == Int.self { return unsafeBitCast(try decodeInteger(Int.self, at: offset, key: key), to: T.self) }
+            if T.self == Int64.self { return unsafeBitCast(try decodeInteger(Int64.self, at: offset, key: key), to: T.self) }
+            if T.self == UInt64.self { return unsafeBitCast(try decodeInteger(UInt64.self, at: offset, key: key), to: T.self) }
+            if T.self == UInt32.self { return unsafeBitCast(try decodeInteger(UInt32.self, at: offset, key: key), to: T.self) }
+            if T.self == UInt8.self { return unsafeBitCast(try decodeInteger(UInt8.self, at: offset, key: key), to: T.self) }
+            if T.self == Int32.self { return unsafeBitCast(try decodeInteger(Int32.self, at: offset, key: key), to: T.self) }
+            if T.self == UInt16.self { return unsafeBitCast(try decodeInteger(UInt16.self, at: offset, key: key), to: T.self) }
+            if T.self == Int16.self { return unsafeBitCast(try decodeInteger(Int16.self, at: offset, key: key), to: T.self) }
+            if T.self == Int8.self { return unsafeBitCast(try decodeInteger(Int8.self, at: offset, key: key), to: T.self) }
+            if T.self == UInt.self { return unsafeBitCast(try decodeInteger(UInt.self, at: offset, key: key), to: T.self) }
+            if T.self == Double.self { return unsafeBitCast(try decodeDouble(at: offset, key: key), to: T.self) }
         case CBORMajorType.bytes.rawValue:
-            if T.self == Data.self { return try decodeData(at: offset, key: key) as? T }
+            if T.self == Data.self { return unsafeBitCast(try decodeData(at: offset, key: key), to: T.self) }
         case CBORMajorType.tag.rawValue:
-            if T.self == Date.self { return try decodeDate(at: offset, key: key) as? T }
-            if T.self == URL.self { return try decodeURL(at: offset, key: key) as? T }
+            if T.self == Date.self { return unsafeBitCast(try decodeDate(at: offset, key: key), to: T.self) }
+            if T.self == URL.self { return unsafeBitCast(try decodeURL(at: offset, key: key), to: T.self) }
         default: // simple values and floats
-            if T.self == Double.self { return try decodeDouble(at: offset, key: key) as? T }
-            if T.self == Bool.self { return try decodeBool(at: offset, key: key) as? T }
-            if T.self == Float.self { return try Float(decodeDouble(at: offset, key: key)) as? T }
+            if T.self == Double.self { return unsafeBitCast(try decodeDouble(at: offset, key: key), to: T.self) }
+            if T.self == Bool.self { return unsafeBitCast(try decodeBool(at: offset, key: key), to: T.self) }
+            if T.self == Float.self { return unsafeBitCast(Float(try decodeDouble(at: offset, key: key)), to: T.self) }
         }
-        if T.self == CBORValue.self { return try CBORValue.decode(at: offset, cursor: self) as? T }
+        if T.self == CBORValue.self { return unsafeBitCast(try CBORValue.decode(at: offset, cursor: self), to: T.self) }
         // A special type in another CBOR form is a mismatch. Falling through to its own
         // init(from:) would accept Foundation's forms: URL from {"relative": ...},
         // Data from an array of integers, Date from a bare number.
         if T.self == Date.self { throw mismatch("date (tag 1)", at: offset, key: key) }
         if T.self == URL.self { throw mismatch("text", at: offset, key: key) }
         if T.self == Data.self { throw mismatch("bytes", at: offset, key: key) }
-        return nil
+
+        let entriesMark = state.pointee.mapEntries.count
+        let pathMark = state.pointee.path.count
+        if let key { state.pointee.path.append(key) }
+        defer {
+            state.pointee.mapEntries.truncate(to: entriesMark)
+            state.pointee.path.truncate(to: pathMark)
+        }
+        return try T(from: CBORValueDecoder(cursor: self, offset: offset, pathCount: state.pointee.path.count))
     }
 }

@@ -18,8 +18,6 @@ public struct CBORDecoder: Sendable {
     /// response to the next, and parsing one costs more than decoding a whole team).
     /// Off: every URL is parsed afresh.
     public var internsURLs: Bool
-    /// Internal switch for tests: false forces the generic Codable path everywhere.
-    var usesDirectCoding = true
 
     public init(
         maxDepth: Int = CBORDecoder.defaultMaxDepth,
@@ -47,17 +45,10 @@ public struct CBORDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws -> T {
         let reader = CBORReader(bytes: bytes, maxDepth: maxDepth)
         var state = CBORDecodingState(
-            reader: reader, userInfo: userInfo, usesDirectCoding: usesDirectCoding, internsURLs: internsURLs
+            reader: reader, userInfo: userInfo, internsURLs: internsURLs
         )
         return try withUnsafeMutablePointer(to: &state) { pointer in
             let cursor = CBORCursor(state: pointer)
-            // Direct readers validate everything they pass over and report where the
-            // item ends; the Codable path needs a validation pass first.
-            if usesDirectCoding, let direct = T.self as? any CBORDirectCodable.Type {
-                let (value, end) = try direct.readCBOR(at: 0, cursor: cursor)
-                guard end == bytes.count else { throw CBORDecodingError.trailingBytes(offset: end) }
-                if let value = value as? T { return value }
-            }
             let end = try reader.skipItem(at: 0)
             guard end == bytes.count else { throw CBORDecodingError.trailingBytes(offset: end) }
             do {

@@ -15,17 +15,15 @@ struct CBORMapEntry {
 struct CBORDecodingState {
     let reader: CBORReader
     let userInfo: [CodingUserInfoKey: any Sendable]
-    let usesDirectCoding: Bool
     let internsURLs: Bool
     /// Index of the maps currently open, innermost last.
     var mapEntries: [CBORMapEntry] = []
     /// Coding path of the value being decoded, for error messages and `codingPath`.
     var path: [any CodingKey] = []
 
-    init(reader: CBORReader, userInfo: [CodingUserInfoKey: any Sendable], usesDirectCoding: Bool, internsURLs: Bool) {
+    init(reader: CBORReader, userInfo: [CodingUserInfoKey: any Sendable], internsURLs: Bool) {
         self.reader = reader
         self.userInfo = userInfo
-        self.usesDirectCoding = usesDirectCoding
         self.internsURLs = internsURLs
         mapEntries.reserveCapacity(64)
         path.reserveCapacity(16)

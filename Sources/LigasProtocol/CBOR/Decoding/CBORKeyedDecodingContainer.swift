@@ -17,7 +17,7 @@ struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         let reader = cursor.reader
         return cursor.state.pointee.mapEntries[entriesStart..<(entriesStart + entriesCount)].compactMap { entry in
             let keyBytes = UnsafeBufferPointer(rebasing: reader.bytes[entry.keyStart..<(entry.keyStart + entry.keyCount)])
-            return CBORText.string(from: keyBytes).flatMap { Key(stringValue: $0) }
+            return Key(stringValue: CBORText.string(validated: keyBytes))
         }
     }
 

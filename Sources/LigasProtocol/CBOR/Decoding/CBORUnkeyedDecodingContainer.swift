@@ -27,7 +27,7 @@ struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
             throw CBORDecodingError.valueNotFound(expected: expected(), path: cursor.path(appending: currentKey))
         }
         let value = try body(currentOffset, currentKey, cursor)
-        currentOffset = try cursor.reader.skipItem(at: currentOffset)
+        currentOffset = cursor.reader.endOfValidatedItem(at: currentOffset)
         currentIndex += 1
         return value
     }

@@ -20,14 +20,14 @@ struct CBORValueDecoder: Decoder, SingleValueDecodingContainer {
         for _ in 0..<count {
             let keyHead = try reader.head(at: position)
             if keyHead.major == .text {
-                let keyRange = try reader.stringContent(keyHead)
+                let keyEnd = keyHead.end + Int(keyHead.argument)
                 cursor.state.pointee.mapEntries.append(
-                    CBORMapEntry(keyStart: keyRange.lowerBound, keyCount: keyRange.count, valueOffset: keyRange.upperBound)
+                    CBORMapEntry(keyStart: keyHead.end, keyCount: Int(keyHead.argument), valueOffset: keyEnd)
                 )
-                position = try reader.skipItem(at: keyRange.upperBound)
+                position = reader.endOfValidatedItem(at: keyEnd)
             } else {
                 // Non-text keys cannot match a CodingKey: ignored, like unknown keys.
-                position = try reader.skipItem(at: reader.skipItem(at: position))
+                position = reader.endOfValidatedItem(at: reader.endOfValidatedItem(at: position))
             }
         }
         let indexed = cursor.state.pointee.mapEntries.count - start

@@ -7,8 +7,6 @@ import Foundation
 /// `Date` and `URL` use the forms in `CBORWireForms.swift`.
 public struct CBOREncoder: Sendable {
     public var userInfo: [CodingUserInfoKey: any Sendable]
-    /// Internal switch for tests: false forces the generic Codable path everywhere.
-    var usesDirectCoding = true
 
     public init(userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
         self.userInfo = userInfo
@@ -23,20 +21,14 @@ public struct CBOREncoder: Sendable {
     /// Appends the encoding of `value` to `out` (so frames can be built in one buffer).
     /// On error `out` is left as it was.
     public func encode<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
-        let originalCount = out.count
-        var state = CBOREncodingState(out: [], userInfo: userInfo, usesDirectCoding: usesDirectCoding)
-        swap(&state.out, &out) // move the buffer in without copying it
-        defer { swap(&state.out, &out) }
-        do {
-            try withUnsafeMutablePointer(to: &state) { pointer in
-                let cursor = CBOREncodingCursor(state: pointer)
-                try cursor.encode(value, key: nil)
-                try cursor.close(downTo: 0)
-                if let error = pointer.pointee.pendingError { throw error }
-            }
-        } catch {
-            state.out.removeSubrange(originalCount...)
-            throw error
+        var state = CBOREncodingState(out: CBOROutput(), userInfo: userInfo)
+        defer { state.out.deallocate() }
+        try withUnsafeMutablePointer(to: &state) { pointer in
+            let cursor = CBOREncodingCursor(state: pointer)
+            try cursor.encode(value, key: nil)
+            try cursor.close(downTo: 0)
+            if let error = pointer.pointee.pendingError { throw error }
         }
+        out.append(contentsOf: state.out.bytes)
     }
 }

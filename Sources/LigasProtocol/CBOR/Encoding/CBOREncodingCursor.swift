@@ -8,15 +8,11 @@ struct CBOREncodingCursor {
 
     func encode<T: Encodable>(_ value: T, key: (any CodingKey)?) throws {
         if try encodeSpecialForm(value) { return }
-        if state.pointee.usesDirectCoding, let direct = value as? any CBORDirectCodable {
-            try direct.writeCBOR(to: &state.pointee.out)
-            return
-        }
         let level = state.pointee.open.count
         let before = state.pointee.out.count
         let pathMark = state.pointee.path.count
         if let key { state.pointee.path.append(key) }
-        defer { state.pointee.path.removeSubrange(pathMark...) }
+        defer { state.pointee.path.truncate(to: pathMark) }
         try value.encode(to: CBORValueEncoder(cursor: self, level: level, pathCount: state.pointee.path.count))
         if state.pointee.open.count > level {
             try close(downTo: level)
@@ -26,26 +22,30 @@ struct CBOREncodingCursor {
     }
 
     /// Types with a fixed wire form, plus primitives reached through generic code
-    /// (e.g. the elements of `[String]`).
+    /// (e.g. the elements of `[String]`). Matched by metatype and reinterpreted, for the
+    /// reason `CBORCursor.decode` gives.
     private func encodeSpecialForm<T>(_ value: T) throws -> Bool {
-        if T.self == String.self, let string = value as? String { state.pointee.out.appendCBORText(string); return true }
-        if T.self == URL.self, let url = value as? URL { CBORURLForm.append(url, to: &state.pointee.out); return true }
-        if T.self == Int.self, let int = value as? Int { state.pointee.out.appendCBORSigned(Int64(int)); return true }
-        if T.self == Date.self, let date = value as? Date { try CBORDateForm.append(date, to: &state.pointee.out); return true }
-        if T.self == Bool.self, let bool = value as? Bool { state.pointee.out.appendCBORBool(bool); return true }
-        if T.self == Double.self, let double = value as? Double { state.pointee.out.appendCBORDouble(double); return true }
-        if T.self == Data.self, let data = value as? Data { state.pointee.out.appendCBORBytes(data); return true }
-        if T.self == UInt64.self, let int = value as? UInt64 { state.pointee.out.appendCBORUnsigned(int); return true }
-        if T.self == UInt32.self, let int = value as? UInt32 { state.pointee.out.appendCBORUnsigned(UInt64(int)); return true }
-        if T.self == Int64.self, let int = value as? Int64 { state.pointee.out.appendCBORSigned(int); return true }
-        if T.self == UInt8.self, let int = value as? UInt8 { state.pointee.out.appendCBORUnsigned(UInt64(int)); return true }
-        if T.self == UInt16.self, let int = value as? UInt16 { state.pointee.out.appendCBORUnsigned(UInt64(int)); return true }
-        if T.self == Int32.self, let int = value as? Int32 { state.pointee.out.appendCBORSigned(Int64(int)); return true }
-        if T.self == Int16.self, let int = value as? Int16 { state.pointee.out.appendCBORSigned(Int64(int)); return true }
-        if T.self == Int8.self, let int = value as? Int8 { state.pointee.out.appendCBORSigned(Int64(int)); return true }
-        if T.self == UInt.self, let int = value as? UInt { state.pointee.out.appendCBORUnsigned(UInt64(int)); return true }
-        if T.self == Float.self, let float = value as? Float { state.pointee.out.appendCBORDouble(Double(float)); return true }
-        if T.self == CBORValue.self, let cbor = value as? CBORValue { cbor.append(to: &state.pointee.out); return true }
+        if T.self == String.self { state.pointee.out.appendCBORText(unsafeBitCast(value, to: String.self)); return true }
+        if T.self == URL.self { CBORURLForm.append(unsafeBitCast(value, to: URL.self), to: &state.pointee.out); return true }
+        if T.self == Int.self { state.pointee.out.appendCBORSigned(Int64(unsafeBitCast(value, to: Int.self))); return true }
+        if T.self == Date.self { try CBORDateForm.append(unsafeBitCast(value, to: Date.self), to: &state.pointee.out); return true }
+        if T.self == Bool.self { state.pointee.out.appendCBORBool(unsafeBitCast(value, to: Bool.self)); return true }
+        if T.self == Double.self { state.pointee.out.appendCBORDouble(unsafeBitCast(value, to: Double.self)); return true }
+        if T.self == Data.self {
+            unsafeBitCast(value, to: Data.self).withUnsafeBytes { state.pointee.out.appendCBORBytes($0) }
+            return true
+        }
+        if T.self == UInt64.self { state.pointee.out.appendCBORUnsigned(unsafeBitCast(value, to: UInt64.self)); return true }
+        if T.self == UInt32.self { state.pointee.out.appendCBORUnsigned(UInt64(unsafeBitCast(value, to: UInt32.self))); return true }
+        if T.self == Int64.self { state.pointee.out.appendCBORSigned(unsafeBitCast(value, to: Int64.self)); return true }
+        if T.self == UInt8.self { state.pointee.out.appendCBORUnsigned(UInt64(unsafeBitCast(value, to: UInt8.self))); return true }
+        if T.self == UInt16.self { state.pointee.out.appendCBORUnsigned(UInt64(unsafeBitCast(value, to: UInt16.self))); return true }
+        if T.self == Int32.self { state.pointee.out.appendCBORSigned(Int64(unsafeBitCast(value, to: Int32.self))); return true }
+        if T.self == Int16.self { state.pointee.out.appendCBORSigned(Int64(unsafeBitCast(value, to: Int16.self))); return true }
+        if T.self == Int8.self { state.pointee.out.appendCBORSigned(Int64(unsafeBitCast(value, to: Int8.self))); return true }
+        if T.self == UInt.self { state.pointee.out.appendCBORUnsigned(UInt64(unsafeBitCast(value, to: UInt.self))); return true }
+        if T.self == Float.self { state.pointee.out.appendCBORDouble(Double(unsafeBitCast(value, to: Float.self))); return true }
+        if T.self == CBORValue.self { unsafeBitCast(value, to: CBORValue.self).append(to: &state.pointee.out); return true }
         return false
     }
 
@@ -89,7 +89,7 @@ struct CBOREncodingCursor {
         if container.isMap {
             count = state.pointee.entryMarks.count - container.marksStart
             try sortEntries(from: container.marksStart)
-            state.pointee.entryMarks.removeSubrange(container.marksStart...)
+            state.pointee.entryMarks.truncate(to: container.marksStart)
         } else {
             count = container.itemCount
         }
@@ -105,7 +105,7 @@ struct CBOREncodingCursor {
         }
         let width: Int = count <= 0xFF ? 1 : count <= 0xFFFF ? 2 : count <= 0xFFFF_FFFF ? 4 : 8
         let info: UInt8 = width == 1 ? 24 : width == 2 ? 25 : width == 4 ? 26 : 27
-        state.pointee.out.insert(contentsOf: repeatElement(0, count: width), at: offset + 1)
+        state.pointee.out.insertZeros(width, at: offset + 1)
         state.pointee.out[offset] = high | info
         for index in 0..<width {
             state.pointee.out[offset + 1 + index] = UInt8(truncatingIfNeeded: count >> (8 * UInt64(width - 1 - index)))
@@ -122,7 +122,7 @@ struct CBOREncodingCursor {
         guard marks.count > 1 else { return }
         var sorted = true
         for index in marks.indices.dropLast() {
-            let order = compareKeys(marks[index], marks[index + 1], in: state.pointee.out)
+            let order = compareKeys(marks[index], marks[index + 1])
             if order == 0 { throw duplicateKey() }
             if order > 0 { sorted = false }
         }
@@ -133,30 +133,29 @@ struct CBOREncodingCursor {
     private func reorder(_ marks: [CBOREntryMark]) {
         let regionStart = marks[0].entryStart
         let regionEnd = state.pointee.out.count
-        state.pointee.scratch.removeAll(keepingCapacity: true)
-        state.pointee.scratch.append(contentsOf: state.pointee.out[regionStart..<regionEnd])
-        let scratch = state.pointee.scratch
+        let base = state.pointee.out.base
         func entryRange(_ index: Int) -> Range<Int> {
             let end = index + 1 < marks.count ? marks[index + 1].entryStart : regionEnd
-            return (marks[index].entryStart - regionStart)..<(end - regionStart)
+            return marks[index].entryStart..<end
         }
-        let order = marks.indices.sorted { compareKeys(marks[$0], marks[$1], in: state.pointee.out) < 0 }
+        let order = marks.indices.sorted { compareKeys(marks[$0], marks[$1]) < 0 }
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: regionEnd - regionStart)
+        defer { scratch.deallocate() }
+        scratch.initialize(from: base + regionStart, count: regionEnd - regionStart)
         var write = regionStart
         for index in order {
             let range = entryRange(index)
-            state.pointee.out.replaceSubrange(write..<(write + range.count), with: scratch[range])
+            (base + write).update(from: scratch + (range.lowerBound - regionStart), count: range.count)
             write += range.count
         }
     }
 
-    private func compareKeys(_ lhs: CBOREntryMark, _ rhs: CBOREntryMark, in bytes: [UInt8]) -> Int {
+    private func compareKeys(_ lhs: CBOREntryMark, _ rhs: CBOREntryMark) -> Int {
         let lhsCount = lhs.valueStart - lhs.entryStart
         let rhsCount = rhs.valueStart - rhs.entryStart
         let common = min(lhsCount, rhsCount)
-        let result = bytes.withUnsafeBufferPointer { buffer -> Int32 in
-            guard common > 0, let base = buffer.baseAddress else { return 0 }
-            return memcmp(base + lhs.entryStart, base + rhs.entryStart, common)
-        }
+        let base = state.pointee.out.base
+        let result = common > 0 ? memcmp(base + lhs.entryStart, base + rhs.entryStart, common) : 0
         if result != 0 { return Int(result) }
         return lhsCount - rhsCount
     }

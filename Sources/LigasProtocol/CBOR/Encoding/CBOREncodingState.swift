@@ -18,21 +18,17 @@ struct CBOREntryMark {
 /// Mutable state of one `encode` call, reached through a pointer by the encoder and
 /// containers (see `CBORDecodingState` for why).
 struct CBOREncodingState {
-    var out: [UInt8]
+    var out: CBOROutput
     var open: [CBOROpenContainer] = []
     var entryMarks: [CBOREntryMark] = []
     var path: [any CodingKey] = []
-    /// Reused when a map's entries must be reordered.
-    var scratch: [UInt8] = []
     /// Misuse reported by non-throwing Encoder APIs, thrown when encoding ends.
     var pendingError: (any Error)?
     let userInfo: [CodingUserInfoKey: any Sendable]
-    let usesDirectCoding: Bool
 
-    init(out: [UInt8], userInfo: [CodingUserInfoKey: any Sendable], usesDirectCoding: Bool) {
+    init(out: CBOROutput, userInfo: [CodingUserInfoKey: any Sendable]) {
         self.out = out
         self.userInfo = userInfo
-        self.usesDirectCoding = usesDirectCoding
         open.reserveCapacity(8)
         entryMarks.reserveCapacity(32)
     }

@@ -81,9 +81,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // glibc's <malloc.h> (mallopt), which Swift's Glibc module leaves out: for ligasd's MallocTuning.
+        .systemLibrary(name: "CMalloc"),
         .executableTarget(
             name: "ligasd",
-            dependencies: ["LigasDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["LigasDaemon", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // The thin client: the protocol and nothing of the data layers.

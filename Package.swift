@@ -69,7 +69,7 @@ let package = Package(
         .target(
             name: "LigasServer",
             dependencies: [
-                "LigasProtocol", "LigasSystemd",
+                "LigasProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]

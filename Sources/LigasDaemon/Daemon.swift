@@ -40,7 +40,10 @@ public enum Daemon {
         let server = Server(
             listener: listener, limits: configuration.limits,
             handler: EngineRequestHandler(engine: engine, counters: DaemonCounters(), version: version, startedAt: started),
-            logger: logger)
+            logger: logger,
+            logTags: ServerLogTags(
+                requestServed: LigasMessageID.requestServed.logTag, imageStreamed: LigasMessageID.imageStreamed.logTag,
+                clientProtocolError: LigasMessageID.clientProtocolError.logTag))
 
         let stop = StopSignal()
         server.start(idleExit: activated ? configuration.idleExit : nil) { stop.fire(.idle) }
@@ -120,6 +123,13 @@ public enum DaemonError: Error, CustomStringConvertible {
 
     public var description: String {
         "no socket: start ligasd through its systemd socket unit, or pass --socket PATH"
+    }
+}
+
+extension LigasMessageID {
+    /// The id as the server's log tag (`MESSAGE_ID=…`), built once.
+    var logTag: ServerLogTags.Tag {
+        ServerLogTags.Tag(key: JournalFieldName.messageID, value: .string(hex))
     }
 }
 

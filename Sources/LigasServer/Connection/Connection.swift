@@ -519,10 +519,3 @@ struct ConnectionEvents: Sendable {
     let streamsPaused: @Sendable (Int) -> Void
     let statistics: @Sendable () -> ServerStatistics
 }
-
-extension Duration {
-    var dispatchInterval: DispatchTimeInterval {
-        let (seconds, attoseconds) = components
-        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-    }
-}

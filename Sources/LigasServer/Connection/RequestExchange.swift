@@ -131,8 +131,7 @@ struct RequestExchange: Sendable {
     }
 
     private static func microseconds(since start: ContinuousClock.Instant) -> Int64 {
-        let elapsed = ContinuousClock.now - start
-        return elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+        (ContinuousClock.now - start).wholeMicroseconds
     }
 
     private static func describe(_ call: Call) -> String {

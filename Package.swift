@@ -79,6 +79,7 @@ let package = Package(
             dependencies: [
                 "LigasServer", "LigasComposition", "LigasProtocol", "LigasSystemd", "LigasSampleData",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // glibc's <malloc.h> (mallopt), which Swift's Glibc module leaves out: for ligasd's MallocTuning.
@@ -143,6 +144,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LigasSystemdTests", dependencies: ["LigasSystemd", "LigasTestSupport"]),
+        // ligasd's settings in process: the declaration, precedence, the config file, README's table.
+        .testTarget(name: "LigasDaemonSettingsTests", dependencies: ["LigasDaemon", "LigasTestSupport"]),
         // End to end: the real ligasd and ligas-client binaries, real sockets, real systemd tools.
         .testTarget(
             name: "LigasDaemonTests",

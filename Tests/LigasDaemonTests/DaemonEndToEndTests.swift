@@ -136,7 +136,7 @@ struct DaemonEndToEndTests {
                 Task { try await client.teams(league: ["serie-a", "serie-b", "serie-a"][index]).value.count }
             }
             // Wait until the remote holds the daemon's requests, so they are truly in flight.
-            while server.requestCount < 2 { try await Task.sleep(for: .milliseconds(5)) }
+            try await poll("the remote holding two requests", every: .milliseconds(5)) { server.requestCount >= 2 ? () : nil }
             daemon.child.signal(SIGTERM)
             gate.open()
             let counts = try await inFlight.asyncMap { try await $0.value }
@@ -171,12 +171,7 @@ struct DaemonEndToEndTests {
     func connectionCapSeenByTheLibrary() async throws {
         let daemon = try await RunningDaemon(remote: BundledSampleData.baseURL, extra: ["--max-connections", "1"])
         // The start-up probe's connection may not be released yet: take the one slot once it is.
-        var holder: LigasClient?
-        for _ in 0..<500 where holder == nil {
-            holder = try? await daemon.client()
-            if holder == nil { try await Task.sleep(for: .milliseconds(10)) }
-        }
-        let held = try #require(holder)
+        let held = try await poll("the one connection slot", every: .milliseconds(10)) { try? await daemon.client() }
         var codes: [String] = []
         for _ in 0..<20 {
             do {

@@ -154,12 +154,10 @@ struct DaemonEndToEndTests {
         }
         let directory = TemporaryDirectory()
         let stale = directory.url.appendingPathComponent("ligasd.sock").path
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(stale.utf8)) }
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        close(listener)  // the file stays behind, with nobody listening: stale
+        do {
+            let listener = try UnixSocket.stream()
+            try listener.bind(to: stale)
+        }  // closed here; the file stays behind, with nobody listening: stale
         let daemon = try await RunningDaemon(remote: BundledSampleData.baseURL, directory: directory)
         var status = stat()
         #expect(stat(stale, &status) == 0)

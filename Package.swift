@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(name: "LigasDomain"),
@@ -69,7 +70,7 @@ let package = Package(
         .target(
             name: "LigasServer",
             dependencies: [
-                "LigasProtocol", "LigasSystemd",
+                "LigasProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -79,11 +80,16 @@ let package = Package(
             dependencies: [
                 "LigasServer", "LigasComposition", "LigasProtocol", "LigasSystemd", "LigasSampleData",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
+        // glibc's <malloc.h> (mallopt), which Swift's Glibc module leaves out: for ligasd's MallocTuning.
+        .systemLibrary(name: "CMalloc"),
         .executableTarget(
             name: "ligasd",
-            dependencies: ["LigasDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["LigasDaemon", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // The thin client: the protocol and nothing of the data layers.
@@ -141,6 +147,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LigasSystemdTests", dependencies: ["LigasSystemd", "LigasTestSupport"]),
+        // ligasd's settings in process: the declaration, precedence, the config file, README's table.
+        .testTarget(name: "LigasDaemonSettingsTests", dependencies: ["LigasDaemon", "LigasTestSupport"]),
         // End to end: the real ligasd and ligas-client binaries, real sockets, real systemd tools.
         .testTarget(
             name: "LigasDaemonTests",

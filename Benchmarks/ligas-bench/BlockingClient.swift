@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LigasProtocol
+import LigasTestSupport
 
 /// A minimal blocking client on a plain socket: one request at a time, no Dispatch, no tasks.
 /// It shows what the daemon itself costs (the LigasClient figures add the library's own cost),
@@ -21,14 +22,7 @@ final class BlockingClient: @unchecked Sendable {
     init(socketPath: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            socketPath.utf8CString.withUnsafeBytes { raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(raw.count - 1))) }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let connected = (try? UnixSocket.withAddress(socketPath) { connect(fd, $0, $1) }) ?? -1
         guard connected == 0 else {
             let code = errno
             close(fd)

@@ -1,4 +1,5 @@
 import Foundation
+import LigasTestSupport
 
 /// RSS growth while a client reads a long stream slowly: the daemon must hold back (backpressure)
 /// instead of queueing what the client has not read.

@@ -1,16 +1,8 @@
 import Foundation
+import LigasTestSupport
 import Synchronization
 
-/// A process's resident set size, read from /proc (what the kernel charges it, in KiB).
-enum ProcessMemory {
-    static func residentKiB(of pid: Int32) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-        }
-        return nil
-    }
-
+extension ProcessMemory {
     static func mebibytes(_ kib: Int) -> String { Report.fixed(Double(kib) / 1024) }
 }
 

@@ -34,13 +34,10 @@ struct LigasDemo: AsyncParsableCommand {
         logger.logLevel = .notice
         let baseURL = try remote.map { try Self.url($0) } ?? BundledSampleData.baseURL
         let cacheURL = cache.map { URL(fileURLWithPath: $0) } ?? CacheStoreOpening.defaultFileURL()
-        let store = try CacheStoreOpening.open(
-            fileURL: cacheURL, imageCapacityBytes: 64 * 1024 * 1024, logger: logger)
-        let http = AsyncHTTPClientAdapter()
-        let engine = LigasEngine.compose(
+        let opened = try OpenedEngine.open(
             configuration: EngineConfiguration(sources: [RemoteSource(dataSource: .ligasREST, baseURL: baseURL)]),
-            feedStore: store, imageStore: store,
-            httpClient: SchemeRoutingHTTPClient(http: http), logger: logger)
+            cacheFile: cacheURL, imageCacheBytes: 64 * 1024 * 1024, logger: logger)
+        let engine = opened.engine
 
         print("remote: \(baseURL.absoluteString)\ncache:  \(cacheURL.path)\npolicy: \(policy.rawValue)\n")
         let report = try await engine.validateCache()
@@ -50,7 +47,7 @@ struct LigasDemo: AsyncParsableCommand {
         } catch {
             print("error: \(error)")
         }
-        try await http.shutdown()
+        await opened.shutdown()
     }
 
     private func show(_ engine: LigasEngine, policy: LoadPolicy) async throws {

@@ -2,5 +2,3 @@
 // cannot call; the Swift side uses sd_journal_sendv() and passes CODE_FILE/LINE/FUNC itself.
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
-// glibc's malloc tuning (mallopt), for the daemon's process set-up (see MallocTuning.swift).
-#include <malloc.h>

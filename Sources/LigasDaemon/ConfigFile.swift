@@ -4,7 +4,8 @@ import LigasRemote
 /// The optional config file: `KEY=value` lines with the `LIGASD_*` names, `#` comments and
 /// blank lines allowed. The same format systemd reads with `EnvironmentFile=`.
 enum ConfigFile {
-    static func read(path: String) throws -> [DaemonConfiguration.Key: String] {
+    /// The values, by `LIGASD_*` name.
+    static func read(path: String) throws -> [String: String] {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -14,8 +15,8 @@ enum ConfigFile {
         return try parse(text)
     }
 
-    static func parse(_ text: String) throws -> [DaemonConfiguration.Key: String] {
-        var settings: [DaemonConfiguration.Key: String] = [:]
+    static func parse(_ text: String) throws -> [String: String] {
+        var settings: [String: String] = [:]
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
@@ -23,12 +24,12 @@ enum ConfigFile {
                 throw ConfigurationError(key: "line \(number + 1)", value: line, expected: "KEY=value")
             }
             let name = line[..<equals].trimmingCharacters(in: .whitespaces)
-            guard let key = DaemonConfiguration.Key(rawValue: name) else {
+            guard let setting = DaemonSetting.named(name) else {
                 throw ConfigurationError(key: "line \(number + 1)", value: name, expected: "a LIGASD_* setting name")
             }
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-            settings[key] = value
+            settings[setting.name] = value
         }
         return settings
     }

@@ -1,17 +1,22 @@
-import Dispatch
 import Foundation
 import Glibc
-import LigasCacheStore
 import LigasComposition
 import LigasProtocol
-import LigasRemote
 import LigasServer
 import LigasSystemd
 import Logging
+import ServiceLifecycle
+import UnixSignals
 
-/// ligasd's composition root and lifecycle: open the cache, compose the engine, validate the
-/// cache, take or bind the socket, serve, tell systemd, and stop cleanly on SIGTERM/SIGINT or
-/// after being idle (when socket-activated).
+/// ligasd's lifecycle: take or bind the socket, open the engine (the composition root builds
+/// it), validate the cache, then run the services under one `ServiceGroup`, and stop cleanly on
+/// SIGTERM/SIGINT or after being idle (when socket-activated).
+///
+/// The services, in start order (the group shuts them down in reverse):
+/// - `WatchdogService`: `WATCHDOG=1` every half interval while systemd asks for it, until the end;
+/// - `ServerService`: serves, says `READY=1`; on graceful shutdown drains and says `STOPPING=1`;
+/// - `IdleExitService` (socket-activated only): ends the group once the server has been idle;
+/// - `StopSignalService`: ends the group on SIGTERM or SIGINT.
 public enum Daemon {
     public static let version = ReleaseVersion.current
 
@@ -19,56 +24,69 @@ public enum Daemon {
     public static func run(_ configuration: DaemonConfiguration, logger: Logger) async throws -> Int32 {
         let notifier = SystemdNotifier()
         let started = ContinuousClock.now
+        // Trapped before anything else: from here on SIGTERM and SIGINT stop ligasd gracefully.
+        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
 
-        // Everything that can refuse to start comes before the HTTP client, which must be shut down.
+        // Everything that can refuse to start comes before the engine, whose HTTP client must be shut down.
         let (listener, activated) = try listeningSocket(configuration)
-        let store: SQLiteCacheStore
+        let opened: OpenedEngine
         do {
-            store = try CacheStoreOpening.open(
-                fileURL: configuration.cacheFile, imageCapacityBytes: configuration.imageCacheBytes, logger: logger)
+            opened = try OpenedEngine.open(
+                configuration: configuration.engine, cacheFile: configuration.cacheFile,
+                imageCacheBytes: configuration.imageCacheBytes, logger: logger,
+                remoteFallbackMetadata: LigasMessageID.remoteFailedWithFallback.metadata)
         } catch {
             listener.close()
             throw error
         }
-        let http = AsyncHTTPClientAdapter()
-        let engine = LigasEngine.compose(
-            configuration: configuration.engine, feedStore: store, imageStore: store,
-            httpClient: SchemeRoutingHTTPClient(http: http), logger: logger,
-            remoteFallbackMetadata: LigasMessageID.remoteFailedWithFallback.metadata)
-        await validateCache(engine, logger: logger)
+        await validateCache(opened.engine, logger: logger)
 
         let server = Server(
             listener: listener, limits: configuration.limits,
-            handler: EngineRequestHandler(engine: engine, counters: DaemonCounters(), version: version, startedAt: started),
-            logger: logger)
+            handler: EngineRequestHandler(engine: opened.engine, counters: DaemonCounters(), version: version, startedAt: started),
+            logger: logger,
+            logTags: ServerLogTags(
+                requestServed: LigasMessageID.requestServed.logTag, imageStreamed: LigasMessageID.imageStreamed.logTag,
+                clientProtocolError: LigasMessageID.clientProtocolError.logTag))
 
-        let stop = StopSignal()
-        server.start(idleExit: activated ? configuration.idleExit : nil) { stop.fire(.idle) }
-        // Stop accepting in the signal handler itself: every connection from then on waits in the
-        // socket's backlog for the next instance instead of meeting one that is going away.
-        let signals = [SIGTERM, SIGINT].map { number in
-            watch(number) {
-                server.stopAccepting()
-                stop.fire(.signal($0))
-            }
+        let stop = StopReason()
+        let idleExit = activated ? configuration.idleExit : nil
+        let (idle, idleContinuation) = AsyncStream<Void>.makeStream()
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if let watchdog = WatchdogService(notifier: notifier, logger: logger) {
+            services.append(.init(service: watchdog, serviceName: "watchdog"))
         }
-        let watchdog = startWatchdog(notifier, logger: logger)
+        services.append(.init(service: ServerService(
+            server: server, idleExit: idleExit, onIdle: { idleContinuation.yield() }, shutdownGrace: configuration.shutdownGrace,
+            stop: stop, notifier: notifier, logger: logger,
+            started: [
+                "version": "\(version)", "socket-activated": "\(activated)", "remote": "\(configuration.remote.absoluteString)",
+                "cache": "\(configuration.cacheFile.path)",
+            ],
+            readyStatus: "serving on \(activated ? "the activated socket" : configuration.socketPath ?? "?")"),
+            serviceName: "server"))
+        if idleExit != nil {
+            services.append(.init(
+                service: IdleExitService(idle: idle, stop: stop), successTerminationBehavior: .gracefullyShutdownGroup,
+                serviceName: "idle-exit"))
+        }
+        services.append(.init(
+            service: StopSignalService(signals: signals, server: server, stop: stop), successTerminationBehavior: .gracefullyShutdownGroup,
+            serviceName: "stop-signals"))
 
-        try? notifier.ready(status: "serving on \(activated ? "the activated socket" : configuration.socketPath ?? "?")")
-        logger.notice("ligasd started", metadata: LigasMessageID.daemonStarted.metadata.merging([
-            "version": "\(version)", "socket-activated": "\(activated)", "remote": "\(configuration.remote.absoluteString)",
-            "cache": "\(configuration.cacheFile.path)",
-        ]) { $1 })
-
-        let reason = await stop.wait()
-        try? notifier.status("stopping: \(reason)")
-        await server.shutdown(grace: configuration.shutdownGrace)
-        try? notifier.stopping()
-        signals.forEach { $0.cancel() }
-        watchdog?.cancel()
-        try? await http.shutdown()
+        // No gracefulShutdownSignals of the group's own: it does not tell which signal came, and
+        // ligasd reports it (STATUS=stopping: SIGTERM, LIGAS_REASON); StopSignalService traps them.
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, logger: logger))
+        defer { idleContinuation.finish() }
+        do {
+            try await group.run()
+        } catch {
+            await opened.shutdown()
+            throw error
+        }
+        await opened.shutdown()
         logger.notice("ligasd stopped", metadata: LigasMessageID.daemonStopped.metadata.merging([
-            "reason": "\(reason)", "served": "\(server.statistics().requestsServed)",
+            "reason": "\(stop.reason)", "served": "\(server.statistics().requestsServed)",
         ]) { $1 })
         return 0
     }
@@ -93,26 +111,6 @@ public enum Daemon {
         guard let path = configuration.socketPath else { throw DaemonError.noSocket }
         return (try ListeningSocket.bind(path: path, mode: configuration.socketMode), false)
     }
-
-    private static func watch(_ signalNumber: Int32, _ handler: @escaping @Sendable (Int32) -> Void) -> any DispatchSourceSignal {
-        signal(signalNumber, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-        source.setEventHandler { handler(signalNumber) }
-        source.resume()
-        return source
-    }
-
-    private static func startWatchdog(_ notifier: SystemdNotifier, logger: Logger) -> (any DispatchSourceTimer)? {
-        guard let interval = notifier.watchdogInterval else { return nil }
-        let period = interval / 2
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        let nanoseconds = Int(period.components.seconds) * 1_000_000_000 + Int(period.components.attoseconds / 1_000_000_000)
-        timer.schedule(deadline: .now(), repeating: .nanoseconds(max(nanoseconds, 1_000_000)))
-        timer.setEventHandler { try? notifier.watchdog() }
-        timer.resume()
-        logger.debug("watchdog enabled", metadata: ["interval-us": "\(nanoseconds * 2 / 1000)"])
-        return timer
-    }
 }
 
 public enum DaemonError: Error, CustomStringConvertible {
@@ -123,46 +121,9 @@ public enum DaemonError: Error, CustomStringConvertible {
     }
 }
 
-/// Resolves once, with the first reason to stop (a signal, or idleness).
-final class StopSignal: @unchecked Sendable {
-    enum Reason: CustomStringConvertible, Sendable {
-        case signal(Int32)
-        case idle
-
-        var description: String {
-            switch self {
-            case .signal(SIGTERM): "SIGTERM"
-            case .signal(SIGINT): "SIGINT"
-            case .signal(let number): "signal \(number)"
-            case .idle: "idle"
-            }
-        }
-    }
-
-    private let lock = NSLock()
-    private var reason: Reason?
-    private var waiter: CheckedContinuation<Reason, Never>?
-
-    func fire(_ reason: Reason) {
-        lock.lock()
-        guard self.reason == nil else { return lock.unlock() }
-        self.reason = reason
-        let waiter = self.waiter
-        self.waiter = nil
-        lock.unlock()
-        waiter?.resume(returning: reason)
-    }
-
-    func wait() async -> Reason {
-        await withCheckedContinuation { continuation in
-            lock.lock()
-            if let reason {
-                lock.unlock()
-                continuation.resume(returning: reason)
-            } else {
-                waiter = continuation
-                lock.unlock()
-            }
-        }
+extension LigasMessageID {
+    /// The id as the server's log tag (`MESSAGE_ID=…`), built once.
+    var logTag: ServerLogTags.Tag {
+        ServerLogTags.Tag(key: JournalFieldName.messageID, value: .string(hex))
     }
 }

@@ -119,11 +119,12 @@ struct SingleFlightLoaderTests {
     @Test("100 concurrent loads of the same key share one underlying load")
     func hundredCallersOneLoad() async throws {
         let gate = GatedLoader(value: Fixtures.teams("emelec"))
-        let sut = SingleFlightLoader(decoratee: gate)
+        let sut = SingleFlightLoader(decoratee: ByName(base: gate))
+        let key = CountingKey("serie-a")
 
         let results = try await withThrowingTaskGroup(of: [Team].self) { group in
-            for _ in 0..<100 { group.addTask { try await sut.load("serie-a").value } }
-            while sut.callersInFlight(for: "serie-a") < 100 { await Task.yield() }
+            for _ in 0..<100 { group.addTask { try await sut.load(key).value } }
+            try await poll("99 callers joining the first one's flight") { key.comparisons >= 99 ? () : nil }
             gate.open()
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -149,12 +150,13 @@ struct SingleFlightLoaderTests {
     @Test("When the leading caller is cancelled, the callers waiting on it still get the value")
     func leaderCancelled() async throws {
         let gate = GatedLoader(value: Fixtures.teams("emelec"))
-        let sut = SingleFlightLoader(decoratee: CancellationAwareLoader(base: gate))
+        let sut = SingleFlightLoader(decoratee: ByName(base: CancellationAwareLoader(base: gate)))
+        let key = CountingKey("serie-a")
 
-        let leader = Task { try await sut.load("serie-a").value }
-        while gate.calls < 1 { await Task.yield() }
-        let follower = Task { try await sut.load("serie-a").value }
-        while sut.callersInFlight(for: "serie-a") < 2 { await Task.yield() }
+        let leader = Task { try await sut.load(key).value }
+        try await poll("the leader's load") { gate.calls >= 1 ? () : nil }
+        let follower = Task { try await sut.load(key).value }
+        try await poll("the follower joining the flight") { key.comparisons >= 1 ? () : nil }
         leader.cancel()
         gate.open()
 
@@ -165,24 +167,59 @@ struct SingleFlightLoaderTests {
 
     @Test("Loads that arrive while a cache-first flight is on the remote share it, cache check included")
     func flightCoversTheCacheCheck() async throws {
-        let cache = LoaderStub<String, [Team]>(failingWith: LigasError.notFound("empty cache"))
+        let cache = LoaderStub<CountingKey, [Team]>(failingWith: LigasError.notFound("empty cache"))
         let remote = GatedLoader(value: Fixtures.teams("emelec"))
         // What `PolicyRoutingLoader.sharingFlights()` builds for the default policy.
-        let sut = SingleFlightLoader(decoratee: FallbackLoader(primary: cache, fallback: remote))
+        let sut = SingleFlightLoader(decoratee: FallbackLoader(primary: cache, fallback: ByName(base: remote)))
+        let key = CountingKey("serie-a")
 
-        let loads = (0..<10).map { _ in Task { try await sut.load("serie-a").value } }
-        while sut.callersInFlight(for: "serie-a") < 10 { await Task.yield() }
+        let loads = (0..<10).map { _ in Task { try await sut.load(key).value } }
+        try await poll("9 callers joining the first one's flight") { key.comparisons >= 9 ? () : nil }
         remote.open()
         for load in loads { #expect(try await load.value == Fixtures.teams("emelec")) }
 
         #expect(remote.calls == 1)
-        #expect(cache.loadedKeys == ["serie-a"])
+        #expect(cache.loadedKeys.map(\.name) == ["serie-a"])
     }
 
     @Test("A failed flight delivers its error to every caller")
     func sharedFailure() async {
         let sut = SingleFlightLoader(decoratee: LoaderStub<String, [Team]>(failingWith: LigasError.connectivity("down")))
         await #expect(throws: LigasError.connectivity("down")) { try await sut.load("a") }
+    }
+}
+
+/// A key that counts how often it is compared for equality: the spy through which tests see
+/// callers join a flight. `SingleFlightLoader` compares a caller's key with the key in flight only
+/// when it finds that flight, in the critical section where the caller joins it (the first caller
+/// finds none, and only the leader's removal of its finished flight compares again): so once the
+/// count is n, n callers have joined the flight while it was still on.
+struct CountingKey: Hashable, Sendable {
+    let name: String
+    private let counter = Counter()
+
+    init(_ name: String) { self.name = name }
+
+    var comparisons: Int { counter.value.withLockedValue { $0 } }
+
+    static func == (lhs: CountingKey, rhs: CountingKey) -> Bool {
+        lhs.counter.value.withLockedValue { $0 += 1 }
+        return lhs.name == rhs.name
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+    private final class Counter: Sendable {
+        let value = NIOLockedValueBox(0)
+    }
+}
+
+/// Loads a `CountingKey` by its name.
+struct ByName<Base: Loader>: Loader where Base.Key == String {
+    let base: Base
+
+    func load(_ key: CountingKey) async throws -> Loaded<Base.Value> {
+        try await base.load(key.name)
     }
 }
 

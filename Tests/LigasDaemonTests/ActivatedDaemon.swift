@@ -81,18 +81,25 @@ final class ActivatedDaemon: @unchecked Sendable {
     /// comes before the tool listens is refused and retried, which activates nothing.
     func client() async throws -> LigasClient {
         let path = socketPath
-        let deadline = ContinuousClock.now + .seconds(20)
-        while true {
-            do {
-                return try await within(.seconds(20), "the hello exchange with the activated ligasd") {
-                    try await LigasClient.connect(socketPath: path)
+        var lastReason = ""
+        do {
+            return try await poll("\(path) accepting", timeout: .seconds(20), every: .milliseconds(10)) {
+                do {
+                    return try await within(.seconds(20), "the hello exchange with the activated ligasd") {
+                        try await LigasClient.connect(socketPath: path)
+                    }
+                } catch ClientError.daemonUnreachable(_, let reason) {
+                    lastReason = reason
+                    guard process.process.isRunning else {
+                        throw TestFailure("\(path) never accepted (\(reason)); the tool and ligasd printed:\n\(log)")
+                    }
+                    return nil
+                } catch let hung as TimedOut {
+                    throw TestFailure(hung.description)  // the hello exchange hung: not poll's own time limit
                 }
-            } catch ClientError.daemonUnreachable(let path, let reason) {
-                guard process.process.isRunning, ContinuousClock.now < deadline else {
-                    throw TestFailure("\(path) never accepted (\(reason)); the tool and ligasd printed:\n\(log)")
-                }
-                try await Task.sleep(for: .milliseconds(10))
             }
+        } catch is TimedOut {
+            throw TestFailure("\(path) never accepted (\(lastReason)); the tool and ligasd printed:\n\(log)")
         }
     }
 

@@ -136,7 +136,7 @@ struct DaemonEndToEndTests {
                 Task { try await client.teams(league: ["serie-a", "serie-b", "serie-a"][index]).value.count }
             }
             // Wait until the remote holds the daemon's requests, so they are truly in flight.
-            while server.requestCount < 2 { try await Task.sleep(for: .milliseconds(5)) }
+            try await poll("the remote holding two requests", every: .milliseconds(5)) { server.requestCount >= 2 ? () : nil }
             daemon.child.signal(SIGTERM)
             gate.open()
             let counts = try await inFlight.asyncMap { try await $0.value }
@@ -154,12 +154,10 @@ struct DaemonEndToEndTests {
         }
         let directory = TemporaryDirectory()
         let stale = directory.url.appendingPathComponent("ligasd.sock").path
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(stale.utf8)) }
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        close(listener)  // the file stays behind, with nobody listening: stale
+        do {
+            let listener = try UnixSocket.stream()
+            try listener.bind(to: stale)
+        }  // closed here; the file stays behind, with nobody listening: stale
         let daemon = try await RunningDaemon(remote: BundledSampleData.baseURL, directory: directory)
         var status = stat()
         #expect(stat(stale, &status) == 0)
@@ -171,12 +169,7 @@ struct DaemonEndToEndTests {
     func connectionCapSeenByTheLibrary() async throws {
         let daemon = try await RunningDaemon(remote: BundledSampleData.baseURL, extra: ["--max-connections", "1"])
         // The start-up probe's connection may not be released yet: take the one slot once it is.
-        var holder: LigasClient?
-        for _ in 0..<500 where holder == nil {
-            holder = try? await daemon.client()
-            if holder == nil { try await Task.sleep(for: .milliseconds(10)) }
-        }
-        let held = try #require(holder)
+        let held = try await poll("the one connection slot", every: .milliseconds(10)) { try? await daemon.client() }
         var codes: [String] = []
         for _ in 0..<20 {
             do {

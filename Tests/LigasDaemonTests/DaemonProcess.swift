@@ -53,10 +53,8 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Waits (bounded) for the process to exit; returns its status.
     func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else { throw TestFailure("\(process.executableURL?.lastPathComponent ?? "") did not exit") }
-            try await Task.sleep(for: .milliseconds(10))
+        try await poll("\(process.executableURL?.lastPathComponent ?? "") to exit", timeout: timeout, every: .milliseconds(10)) {
+            process.isRunning ? nil : ()
         }
         return process.terminationStatus
     }
@@ -107,15 +105,12 @@ final class RunningDaemon: @unchecked Sendable {
     var pid: Int32 { child.pid }
 
     static func waitUntilServing(_ path: String, child: ChildProcess) async throws {
-        for _ in 0..<2000 {
-            if let client = try? await LigasClient.connect(socketPath: path) {
-                client.close()
-                return
-            }
+        let client = try await poll("ligasd serving on \(path)", timeout: .seconds(20), every: .milliseconds(10)) {
+            if let client = try? await LigasClient.connect(socketPath: path) { return client }
             guard child.process.isRunning else { throw TestFailure("ligasd exited: \(child.errorOutput)") }
-            try await Task.sleep(for: .milliseconds(10))
+            return nil
         }
-        throw TestFailure("ligasd never started serving on \(path)")
+        client.close()
     }
 
     func client() async throws -> LigasClient {

@@ -89,10 +89,6 @@ final class UserManager: @unchecked Sendable {
 /// Bounded waiting for a condition (not a timing assertion: the bound only stops a hung test).
 enum Wait {
     static func until(_ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else { throw TestFailure("timed out waiting for \(what)") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await poll(what, timeout: timeout, every: .milliseconds(10)) { try await condition() ? () : nil }
     }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import LigasProtocol
+import LigasTestSupport
 
 /// A deliberately low-level test client: a blocking Unix socket that sends arbitrary bytes and
 /// reads frames with a time limit, so tests can speak the protocol correctly or not at all.
@@ -16,13 +17,7 @@ final class RawClient: @unchecked Sendable {
 
     init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let result = try UnixSocket.withAddress(path) { connect(fd, $0, $1) }
         guard result == 0 else { throw RawClientError.connect(errno) }
     }
 

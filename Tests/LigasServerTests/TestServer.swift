@@ -32,11 +32,7 @@ final class TestServer: Sendable {
 
     /// Waits (bounded) until the server's counters satisfy `condition`.
     func waitFor(_ what: String, _ condition: (ServerStatistics) -> Bool) async throws {
-        for _ in 0..<2000 {
-            if condition(server.statistics()) { return }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        throw RawClientError.unexpected("never reached: \(what)")
+        try await poll(what, every: .milliseconds(5)) { condition(server.statistics()) ? () : nil }
     }
 }
 

@@ -33,8 +33,7 @@ public final class SpawnedProcess: Sendable {
     /// SIGTERM, then SIGKILL if it is still there after `grace`.
     public func terminate(grace: Duration = .seconds(10)) async {
         kill(pid, SIGTERM)
-        let deadline = ContinuousClock.now + grace
-        while !hasExited, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        _ = try? await poll("exit after SIGTERM", timeout: grace, every: .milliseconds(10)) { hasExited ? () : nil }
         if !hasExited { kill(pid, SIGKILL) }
         _ = await waitForExit()
     }

@@ -89,7 +89,9 @@ public final class UnixSocket {
         }
     }
 
-    private static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) throws -> T {
+    /// Calls `body` with the `sockaddr_un` of `path`: the one place tests, the benchmark and the
+    /// reliability suite build a Unix socket address.
+    public static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) throws -> T {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let pathBytes = Array(path.utf8)

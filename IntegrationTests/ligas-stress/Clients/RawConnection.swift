@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LigasProtocol
+import LigasTestSupport
 
 /// A client socket that speaks bytes, not the library's API: for hand-built (and hostile)
 /// frames. Blocking, so it is only ever used on a thread of its own (`onThread`), never on the
@@ -25,12 +26,7 @@ final class RawConnection: @unchecked Sendable {
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let connected = (try? UnixSocket.withAddress(path) { connect(fd, $0, $1) }) ?? -1
         guard connected == 0 else {
             let code = errno
             Glibc.close(fd)

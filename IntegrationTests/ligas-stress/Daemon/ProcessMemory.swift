@@ -1,23 +1,5 @@
 import Foundation
-
-/// A process's memory as the kernel counts it (`/proc/PID/status`), in KiB.
-struct ProcessMemory: Sendable {
-    /// Resident now.
-    let residentKiB: Int
-    /// The highest resident size so far (the high-water mark).
-    let peakKiB: Int
-
-    init?(pid: Int32) {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        func field(_ name: String) -> Int? {
-            status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
-                .flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first }.flatMap { Int($0) }
-        }
-        guard let resident = field("VmRSS"), let peak = field("VmHWM") else { return nil }
-        residentKiB = resident
-        peakKiB = peak
-    }
-}
+import LigasTestSupport
 
 /// Samples a process's resident size every `interval` until stopped; keeps the largest.
 final class MemorySampler: Sendable {

@@ -18,10 +18,7 @@ public final class SingleFlightLoader<Key: Hashable & Sendable, Value: Sendable>
     public func load(_ key: Key) async throws -> Loaded<Value> {
         while true {
             let (flight, leads) = flights.withLock { flights in
-                if let flight = flights[key] {
-                    flight.join()
-                    return (flight, false)
-                }
+                if let flight = flights[key] { return (flight, false) }
                 let flight = Flight()
                 flights[key] = flight
                 return (flight, true)
@@ -43,11 +40,6 @@ public final class SingleFlightLoader<Key: Hashable & Sendable, Value: Sendable>
         }
     }
 
-    /// How many callers have joined the current flight for `key` (0 when none is in flight).
-    func callersInFlight(for key: Key) -> Int {
-        flights.withLock { $0[key]?.callers ?? 0 }
-    }
-
     private enum Outcome: Sendable {
         case loaded(Result<Loaded<Value>, any Error>)
         case leaderCancelled
@@ -55,18 +47,11 @@ public final class SingleFlightLoader<Key: Hashable & Sendable, Value: Sendable>
 
     private final class Flight: Sendable {
         private struct State {
-            var callers = 1
             var waiters: [CheckedContinuation<Outcome, Never>] = []
             var outcome: Outcome?
         }
 
         private let state = Mutex(State())
-
-        var callers: Int { state.withLock { $0.callers } }
-
-        func join() {
-            state.withLock { $0.callers += 1 }
-        }
 
         func outcome() async -> Outcome {
             await withCheckedContinuation { continuation in

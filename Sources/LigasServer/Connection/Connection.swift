@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Glibc
 import LigasProtocol
-import LigasSystemd
 import Logging
 
 /// One client connection, driven by Dispatch sources on its own serial queue.
@@ -44,6 +43,7 @@ final class Connection: @unchecked Sendable {
     private let handler: any RequestHandler
     private let events: ConnectionEvents
     private var logger: Logger
+    private let logTags: ServerLogTags
 
     private var readSource: (any DispatchSourceRead)?
     private var writeSource: (any DispatchSourceWrite)?
@@ -68,8 +68,9 @@ final class Connection: @unchecked Sendable {
     /// `peer`: the client's credentials, read by the server when it accepted the socket.
     init(
         id: UInt64, fd: Int32, peer: PeerCredentials?, limits: ServerLimits, handler: any RequestHandler,
-        events: ConnectionEvents, logger: Logger
+        events: ConnectionEvents, logger: Logger, logTags: ServerLogTags = ServerLogTags()
     ) {
+        self.logTags = logTags
         self.id = id
         self.fd = fd
         self.peer = peer
@@ -186,9 +187,9 @@ final class Connection: @unchecked Sendable {
     private func refuse(_ error: ErrorBody) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard state != .closing, state != .closed else { return }
-        logger.notice("client protocol error", metadata: [
-            "MESSAGE_ID": "\(LigasMessageID.clientProtocolError.hex)", "error-code": "\(error.code)", "error": "\(error.message)",
-        ])
+        var metadata: Logger.Metadata = ["error-code": "\(error.code)", "error": "\(error.message)"]
+        metadata.tag(logTags.clientProtocolError)
+        logger.notice("client protocol error", metadata: metadata)
         enqueue { try encoder.appendError(id: 0, error, to: &$0) }
         closeWhenFlushed()
     }
@@ -305,18 +306,19 @@ final class Connection: @unchecked Sendable {
             guard case .request(_, let decoded) = try Message(frame: frame) else { return }
             request = decoded
         } catch {
-            logger.notice("client protocol error", metadata: [
-                "MESSAGE_ID": "\(LigasMessageID.clientProtocolError.hex)", "request-id": "\(requestID)",
-                "error-code": "\(error.code)", "error": "\(error.message)",
-            ])
+            var metadata: Logger.Metadata = [
+                "request-id": "\(requestID)", "error-code": "\(error.code)", "error": "\(error.message)",
+            ]
+            metadata.tag(logTags.clientProtocolError)
+            logger.notice("client protocol error", metadata: metadata)
             return sendError(requestID, error)
         }
         let context = RequestContext(
             requestID: requestID, connectionID: id, peer: peer, statistics: events.statistics)
         let exchange = RequestExchange(connection: self, requestID: requestID, request: request, chunkSize: session.chunkSize)
         events.requestStarted()
-        inFlight[requestID] = Task(executorPreference: executor) { [handler, logger] in
-            await exchange.run(handler: handler, context: context, logger: logger)
+        inFlight[requestID] = Task(executorPreference: executor) { [handler, logger, logTags] in
+            await exchange.run(handler: handler, context: context, logger: logger, logTags: logTags)
         }
     }
 
@@ -516,11 +518,4 @@ struct ConnectionEvents: Sendable {
     /// +1 when a stream starts waiting for room, -1 when it stops waiting.
     let streamsPaused: @Sendable (Int) -> Void
     let statistics: @Sendable () -> ServerStatistics
-}
-
-extension Duration {
-    var dispatchInterval: DispatchTimeInterval {
-        let (seconds, attoseconds) = components
-        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-    }
 }

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import LigasProtocol
-import LigasSystemd
 import Logging
 
 /// One request's life on the server side: run the handler (within the request's deadline),
@@ -13,7 +12,7 @@ struct RequestExchange: Sendable {
     let request: Request
     let chunkSize: Int
 
-    func run(handler: any RequestHandler, context: RequestContext, logger: Logger) async {
+    func run(handler: any RequestHandler, context: RequestContext, logger: Logger, logTags: ServerLogTags) async {
         let started = ContinuousClock.now
         var metadata: Logger.Metadata = [
             "request-id": "\(requestID)", "method": "\(request.method.rawValue)",
@@ -41,12 +40,12 @@ struct RequestExchange: Sendable {
             metadata["outcome"] = "\(streamed.outcome)"
             if let code = streamed.errorCode { metadata["error-code"] = "\(code)" }
             metadata["duration-us"] = "\(Self.microseconds(since: started))"
-            metadata["MESSAGE_ID"] = "\(LigasMessageID.imageStreamed.hex)"
+            metadata.tag(logTags.imageStreamed)
             logger.info("image stream \(streamed.outcome)", metadata: metadata)
             return
         }
         metadata["duration-us"] = "\(Self.microseconds(since: started))"
-        metadata["MESSAGE_ID"] = "\(LigasMessageID.requestServed.hex)"
+        metadata.tag(logTags.requestServed)
         logger.info("request served", metadata: metadata)
     }
 
@@ -132,8 +131,7 @@ struct RequestExchange: Sendable {
     }
 
     private static func microseconds(since start: ContinuousClock.Instant) -> Int64 {
-        let elapsed = ContinuousClock.now - start
-        return elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+        (ContinuousClock.now - start).wholeMicroseconds
     }
 
     private static func describe(_ call: Call) -> String {

@@ -1,6 +1,5 @@
 import Foundation
 import LigasProtocol
-import LigasSystemd
 
 /// What the server knows about the caller, for the handler (and its logs).
 public struct RequestContext: Sendable {

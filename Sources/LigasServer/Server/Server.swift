@@ -1,7 +1,6 @@
 import Dispatch
 import Glibc
 import LigasProtocol
-import LigasSystemd
 import Logging
 import Synchronization
 
@@ -18,6 +17,7 @@ public final class Server: @unchecked Sendable {
     private let limits: ServerLimits
     private let handler: any RequestHandler
     private let logger: Logger
+    private let logTags: ServerLogTags
     private let queue = DispatchQueue(label: "ligasd.server")
 
     private var acceptSource: (any DispatchSourceRead)?
@@ -35,11 +35,16 @@ public final class Server: @unchecked Sendable {
     private var onIdle: (@Sendable () -> Void)?
     private var idleAfter: Duration?
 
-    public init(listener: ListeningSocket, limits: ServerLimits = ServerLimits(), handler: any RequestHandler, logger: Logger) {
+    /// `logTags`: metadata for the server's notable log entries (ligasd: its journal MESSAGE_IDs).
+    public init(
+        listener: ListeningSocket, limits: ServerLimits = ServerLimits(), handler: any RequestHandler, logger: Logger,
+        logTags: ServerLogTags = ServerLogTags()
+    ) {
         self.listener = listener
         self.limits = limits
         self.handler = handler
         self.logger = logger
+        self.logTags = logTags
     }
 
     /// Starts accepting. With `idleExit`, `onIdle` runs once the server has had no connection and
@@ -177,7 +182,7 @@ public final class Server: @unchecked Sendable {
                 requestFinished: { [weak self] in self?.countRequest(started: false) },
                 streamsPaused: { [weak self] change in self?.countPausedStreams(change) },
                 statistics: { [weak self] in self?.statistics() ?? ServerStatistics() }),
-            logger: logger)
+            logger: logger, logTags: logTags)
         nextConnectionID += 1
         connections[connection.id] = connection
         if let uid = peer?.uid { connectionsPerUID[uid, default: 0] += 1 }

@@ -1,5 +1,5 @@
 import Foundation
-import LigasSystemd
+import LigasServer
 import LigasTestSupport
 import Testing
 
@@ -16,9 +16,11 @@ struct PeerCredentialsTests {
 
     @Test("reports a descriptor that is not a socket")
     func rejectsNonSocket() throws {
-        let pipe = try CapturePipe()
-        #expect(throws: SystemdError("getsockopt(SO_PEERCRED)", errno: ENOTSOCK)) {
-            try PeerCredentials(ofSocket: pipe.readEnd)
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        defer { ends.forEach { _ = close($0) } }
+        #expect(throws: SocketError.system(call: "getsockopt(SO_PEERCRED)", errno: ENOTSOCK)) {
+            try PeerCredentials(ofSocket: ends[0])
         }
     }
 }

@@ -1,0 +1,32 @@
+import Foundation
+import LigasCacheStore
+import LigasRemote
+import Logging
+
+/// The engine over its production adapters: the SQLite cache file (opened the daemon's way, see
+/// `CacheStoreOpening`) and the HTTP client (`http(s)://` through AsyncHTTPClient, `file://` from
+/// disk). Whoever opens one shuts it down: the HTTP client must be shut down before it goes away.
+public struct OpenedEngine: Sendable {
+    public let engine: LigasEngine
+    private let http: AsyncHTTPClientAdapter
+
+    /// Opens the cache and composes the engine; throws only when no cache at all can be opened
+    /// (not even in memory), and then leaves nothing to shut down.
+    public static func open(
+        configuration: EngineConfiguration, cacheFile: URL, imageCacheBytes: Int, logger: Logger,
+        remoteFallbackMetadata: Logger.Metadata = [:]
+    ) throws -> OpenedEngine {
+        let store = try CacheStoreOpening.open(fileURL: cacheFile, imageCapacityBytes: imageCacheBytes, logger: logger)
+        let http = AsyncHTTPClientAdapter()
+        let engine = LigasEngine.compose(
+            configuration: configuration, feedStore: store, imageStore: store,
+            httpClient: SchemeRoutingHTTPClient(http: http), logger: logger,
+            remoteFallbackMetadata: remoteFallbackMetadata)
+        return OpenedEngine(engine: engine, http: http)
+    }
+
+    /// Shuts the HTTP client down; the engine must not be used afterwards.
+    public func shutdown() async {
+        try? await http.shutdown()
+    }
+}

@@ -1,0 +1,117 @@
+import Glibc
+import LigasServer
+import LigasSystemd
+import Logging
+import ServiceLifecycle
+import Synchronization
+import UnixSignals
+
+/// Why ligasd stops: the first of a signal and idleness to happen.
+final class StopReason: Sendable {
+    enum Reason: CustomStringConvertible, Sendable {
+        case signal(Int32)
+        case idle
+
+        var description: String {
+            switch self {
+            case .signal(SIGTERM): "SIGTERM"
+            case .signal(SIGINT): "SIGINT"
+            case .signal(let number): "signal \(number)"
+            case .idle: "idle"
+            }
+        }
+    }
+
+    private let first = Mutex<Reason?>(nil)
+
+    /// Keeps `reason` unless one was recorded already.
+    func record(_ reason: Reason) {
+        first.withLock { $0 = $0 ?? reason }
+    }
+
+    /// What was recorded; "graceful shutdown" when the group was stopped otherwise.
+    var reason: String {
+        first.withLock { $0?.description ?? "graceful shutdown" }
+    }
+}
+
+/// The server: starts accepting, tells systemd it is ready; on graceful shutdown lets requests in
+/// flight finish (within the grace period), then tells systemd it is stopping.
+struct ServerService: Service {
+    let server: Server
+    let idleExit: Duration?
+    let onIdle: @Sendable () -> Void
+    let shutdownGrace: Duration
+    let stop: StopReason
+    let notifier: SystemdNotifier
+    let logger: Logger
+    let started: Logger.Metadata
+    let readyStatus: String
+
+    func run() async throws {
+        server.start(idleExit: idleExit, onIdle: onIdle)
+        try? notifier.ready(status: readyStatus)
+        logger.notice("ligasd started", metadata: LigasMessageID.daemonStarted.metadata.merging(started) { $1 })
+
+        // Cancellation (not expected: the group is only ever shut down gracefully) stops it the same way.
+        try? await gracefulShutdown()
+        try? notifier.status("stopping: \(stop.reason)")
+        await server.shutdown(grace: shutdownGrace)
+        try? notifier.stopping()
+    }
+}
+
+/// Ends the group (gracefully) once the server has had no connection for the idle-exit time. The
+/// server has stopped accepting by then, so no connection is accepted and then dropped.
+struct IdleExitService: Service {
+    let idle: AsyncStream<Void>
+    let stop: StopReason
+
+    func run() async throws {
+        for await _ in idle.cancelOnGracefulShutdown() {
+            stop.record(.idle)
+            return
+        }
+    }
+}
+
+/// Ends the group (gracefully) on SIGTERM or SIGINT. The server stops accepting at once: every
+/// connection from then on waits in the socket's backlog for the next instance instead of
+/// meeting one that is going away.
+struct StopSignalService: Service {
+    let signals: UnixSignalsSequence
+    let server: Server
+    let stop: StopReason
+
+    func run() async throws {
+        for await signal in signals.cancelOnGracefulShutdown() {
+            server.stopAccepting()
+            stop.record(.signal(signal.rawValue))
+            return
+        }
+    }
+}
+
+/// `WATCHDOG=1` every half of the interval systemd asked for (`WATCHDOG_USEC`), until the group
+/// has shut down everything else.
+struct WatchdogService: Service {
+    let notifier: SystemdNotifier
+    let period: Duration
+
+    /// Nil when systemd asks for no watchdog (or asks another process, `WATCHDOG_PID`).
+    init?(notifier: SystemdNotifier, logger: Logger) {
+        guard let interval = notifier.watchdogInterval else { return nil }
+        self.notifier = notifier
+        self.period = max(interval / 2, .milliseconds(1))
+        logger.debug("watchdog enabled", metadata: ["interval-us": "\(interval.wholeMicroseconds)"])
+    }
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown { [notifier, period] in
+            while !Task.isCancelled {
+                try? notifier.watchdog()
+                try await Task.sleep(for: period)
+            }
+        }
+    }
+}

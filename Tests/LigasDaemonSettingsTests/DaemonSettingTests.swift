@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import LigasDaemon
+import LigasRemote
+import LigasTestSupport
+import Testing
+
+@Suite("ligasd's settings: one declaration")
+struct DaemonSettingTests {
+    @Test("README's configuration table is the one DaemonSetting.all gives")
+    func readmeTable() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex(of: "| setting | default | meaning |"), "README has no settings table")
+        let table = lines[start...].prefix { $0.hasPrefix("|") }.joined(separator: "\n")
+        #expect(table == DaemonSetting.markdownTable, "README's table must read:\n\(DaemonSetting.markdownTable)")
+    }
+
+    @Test("Every setting but the API key has its flag, named after it, with its help text; no flag lacks a setting")
+    func flags() throws {
+        for setting in DaemonSetting.all {
+            guard let flag = setting.flag else { continue }
+            #expect(setting.name == "LIGASD_" + flag.uppercased().replacingOccurrences(of: "-", with: "_"))
+            let parsed = try SettingFlags.parse(["--\(flag)", "value"])
+            #expect(parsed.values == [setting.name: "value"], "--\(flag)")
+        }
+        // One line per option, unwrapped; a long option's help starts on the line after its name.
+        let lines = SettingFlags.helpMessage(columns: 10_000).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        for setting in DaemonSetting.all {
+            guard let flag = setting.flag else { continue }
+            let at = try #require(lines.firstIndex { $0.hasPrefix("--\(flag) <") }, "--\(flag) in the help")
+            let entry = lines[at...].prefix(2).joined(separator: " ")
+            #expect(entry.contains(setting.help), "help of --\(flag): \(entry)")
+        }
+        #expect(lines.filter { $0.hasPrefix("--") }.count == DaemonSetting.all.filter { $0.flag != nil }.count)
+    }
+
+    @Test("The API key is never a flag")
+    func apiKeyIsNoFlag() {
+        #expect(DaemonSetting.named("LIGASD_API_KEY")?.flag == nil)
+        #expect(throws: (any Error).self) { try SettingFlags.parse(["--api-key", "secret"]) }
+    }
+
+    @Test("Defaults, as README gives them")
+    func defaults() throws {
+        let configuration = try DaemonConfiguration.resolve(environment: [:])
+        #expect(configuration.socketPath == nil)
+        #expect(configuration.socketMode == 0o660)
+        #expect(configuration.maxCacheAge == 604_800)
+        #expect(configuration.idleExit == .seconds(60))
+        #expect(configuration.shutdownGrace == .seconds(10))
+        #expect(configuration.limits.maxConnections == 256)
+        #expect(configuration.limits.maxConnectionsPerUID == 128)
+        #expect(configuration.limits.maxFrameSize == 1_048_576)
+        #expect(configuration.remoteFirstBudget == .milliseconds(1500))
+        #expect(configuration.logTarget == .auto)
+        #expect(configuration.logLevel == .info)
+        #expect(configuration.apiKey == nil)
+        #expect(DaemonSetting.named("LIGASD_IDLE_EXIT")?.markdownRow.contains("| `60` |") == true)
+    }
+
+    @Test("Precedence: command line, environment, config file, defaults")
+    func precedence() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("ligasd.conf")
+        try """
+            # a comment
+            LIGASD_MAX_CONNECTIONS=10
+            LIGASD_MAX_IN_FLIGHT = 11
+            LIGASD_LOG_LEVEL="debug"
+
+            LIGASD_SOCKET_MODE=0600
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let environment = ["LIGASD_CONFIG": file.path, "LIGASD_MAX_IN_FLIGHT": "21", "LIGASD_IDLE_EXIT": "0", "LIGASD_SOCKET_MODE": "0640"]
+        let configuration = try DaemonConfiguration.resolve(
+            commandLine: try SettingFlags.parse(["--socket-mode", "0666"]).values, environment: environment)
+
+        #expect(configuration.limits.maxConnections == 10)        // file
+        #expect(configuration.limits.maxInFlightPerConnection == 21)  // environment over file
+        #expect(configuration.socketMode == 0o666)                 // command line over both
+        #expect(configuration.logLevel == .debug)                  // quotes dropped, as EnvironmentFile= does
+        #expect(configuration.idleExit == nil)                     // 0: never
+        #expect(configuration.limits.maxOutputBytes == 8 << 20)    // default
+    }
+
+    @Test("The API key: $CREDENTIALS_DIRECTORY/api-key wins over LIGASD_API_KEY (environment or file)")
+    func apiKey() throws {
+        let directory = TemporaryDirectory()
+        #expect(try DaemonConfiguration.resolve(environment: ["LIGASD_API_KEY": "from-env"]).apiKey == APIKey("from-env"))
+        try "from-credentials\n".write(to: directory.url.appendingPathComponent("api-key"), atomically: true, encoding: .utf8)
+        let configuration = try DaemonConfiguration.resolve(
+            environment: ["LIGASD_API_KEY": "from-env", "CREDENTIALS_DIRECTORY": directory.url.path])
+        #expect(configuration.apiKey == APIKey("from-credentials"))
+        #expect("\(configuration.apiKey!)" == "<redacted>")
+    }
+
+    @Test("A value that cannot be read stops ligasd, naming the setting, the value and what was expected")
+    func invalidValues() {
+        #expect(throws: ConfigurationError(key: "LIGASD_MAX_CONNECTIONS", value: "many", expected: "a whole number ≥ 1")) {
+            try DaemonConfiguration.resolve(environment: ["LIGASD_MAX_CONNECTIONS": "many"])
+        }
+        #expect(throws: ConfigurationError(key: "LIGASD_MAX_FRAME_SIZE", value: "100", expected: "a whole number ≥ 4096")) {
+            try DaemonConfiguration.resolve(commandLine: ["LIGASD_MAX_FRAME_SIZE": "100"], environment: [:])
+        }
+        #expect(throws: ConfigurationError(key: "LIGASD_SOCKET_MODE", value: "999", expected: "an octal mode such as 0660")) {
+            try DaemonConfiguration.resolve(environment: ["LIGASD_SOCKET_MODE": "999"])
+        }
+        #expect(throws: ConfigurationError(key: "LIGASD_LOG_TARGET", value: "syslog", expected: "auto, journal or stderr")) {
+            try DaemonConfiguration.resolve(environment: ["LIGASD_LOG_TARGET": "syslog"])
+        }
+        #expect(throws: ConfigurationError(
+            key: "LIGASD_REMOTE", value: "ftp://x", expected: "an http://, https:// or file:// URL, or an absolute path")) {
+            try DaemonConfiguration.resolve(environment: ["LIGASD_REMOTE": "ftp://x"])
+        }
+    }
+
+    @Test("A config-file line with an unknown name, or without '=', stops ligasd, naming the line")
+    func strictConfigFile() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("ligasd.conf")
+        try "LIGASD_MAX_CONNECTIONS=1\nLIGASD_MAX_CONECTIONS=2\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(throws: ConfigurationError(key: "line 2", value: "LIGASD_MAX_CONECTIONS", expected: "a LIGASD_* setting name")) {
+            try DaemonConfiguration.resolve(environment: [:], configFile: file.path)
+        }
+        try "LIGASD_MAX_CONNECTIONS\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(throws: ConfigurationError(key: "line 1", value: "LIGASD_MAX_CONNECTIONS", expected: "KEY=value")) {
+            try DaemonConfiguration.resolve(environment: [:], configFile: file.path)
+        }
+    }
+
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+}

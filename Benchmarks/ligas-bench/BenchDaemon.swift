@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LigasProtocol
 import LigasTestSupport
 
 /// A real ligasd for the benchmark, started the way systemd starts it: under
@@ -42,7 +43,7 @@ final class BenchDaemon: Sendable {
         while true {
             do {
                 let client = try BlockingClient(socketPath: socketPath)
-                _ = try client.call(.ping)
+                _ = try client.call(Call(Methods.Ping.self))
                 return client
             } catch {
                 guard ContinuousClock.now < deadline, !gaveUp() else { throw error }

@@ -49,7 +49,7 @@ final class BlockingClient: @unchecked Sendable {
     /// Streams an image to the end; `pause` runs after every read (a slow reader sleeps there).
     /// Returns the byte count.
     func download(_ image: ImageArguments, readSize: Int = 64 << 10, pause: () -> Void = {}) throws -> Int {
-        let id = try send(.image(image))
+        let id = try send(Call(Methods.Image.self, image))
         guard case .streamStart(id, _) = try nextMessage(readSize: readSize, pause: pause) else {
             throw Failure(description: "no stream header")
         }

@@ -22,7 +22,7 @@ enum Latency {
     /// The same teams round trip from a blocking socket client: the daemon's share of it.
     static func blocking(socketPath: String, count: Int) throws {
         let client = try BlockingClient(socketPath: socketPath)
-        let call = Call.teams(TeamsArguments(league: BenchFixture.league))
+        let call = Call(Methods.Teams.self, TeamsArguments(league: BenchFixture.league))
         for _ in 0..<count / 10 { _ = try decodeTeams(client.call(call)) }
         var samples = Samples(capacity: count)
         var bytes = 0

@@ -41,7 +41,7 @@ enum Throughput {
         let connections = try (0..<clients).map { _ in try BlockingClient(socketPath: socketPath) }
         let totals = Mutex((requests: 0, errors: 0))
         let group = DispatchGroup()
-        let call = Call.teams(TeamsArguments(league: BenchFixture.league))
+        let call = Call(Methods.Teams.self, TeamsArguments(league: BenchFixture.league))
         let start = ContinuousClock.now
         let deadline = start + duration
         for client in connections {

@@ -33,8 +33,7 @@ public final class LigasClient: Sendable {
     }
 
     private func request(_ call: Call, cache: CachePolicy) -> Request {
-        let milliseconds = requestDeadline.map { UInt32(clamping: $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) }
-        return Request(call, deadlineMs: milliseconds, cache: cache)
+        Request(call, deadlineMs: requestDeadline.map { UInt32(clamping: $0.wholeMilliseconds) }, cache: cache)
     }
 
     public func close() {
@@ -45,46 +44,47 @@ public final class LigasClient: Sendable {
     var flowStatistics: ClientConnection.FlowStatistics { connection.flowStatistics() }
 
     public func ping() async throws {
-        _ = try await call(.ping, as: PingResult.self)
+        _ = try await call(Methods.Ping.self, NoArguments())
     }
 
     public func leagues(cache: CachePolicy = .default) async throws -> LeaguesResult {
-        try await call(.leagues, cache: cache, as: LeaguesResult.self)
+        try await call(Methods.Leagues.self, NoArguments(), cache: cache)
     }
 
     public func teams(league: String, cache: CachePolicy = .default) async throws -> TeamsResult {
-        try await call(.teams(TeamsArguments(league: league)), cache: cache, as: TeamsResult.self)
+        try await call(Methods.Teams.self, TeamsArguments(league: league), cache: cache)
     }
 
     public func players(team: String, cache: CachePolicy = .default) async throws -> PlayersResult {
-        try await call(.players(PlayersArguments(team: team)), cache: cache, as: PlayersResult.self)
+        try await call(Methods.Players.self, PlayersArguments(team: team), cache: cache)
     }
 
     public func matches(league: String, team: String? = nil, cache: CachePolicy = .default) async throws -> MatchesResult {
-        try await call(.matches(MatchesArguments(league: league, team: team)), cache: cache, as: MatchesResult.self)
+        try await call(Methods.Matches.self, MatchesArguments(league: league, team: team), cache: cache)
     }
 
     public func status() async throws -> DaemonStatus {
-        try await call(.status, as: DaemonStatus.self)
+        try await call(Methods.Status.self, NoArguments())
     }
 
     public func describe() async throws -> InterfaceDescription {
-        try await call(.describe, as: InterfaceDescription.self)
+        try await call(Methods.Describe.self, NoArguments())
     }
 
     /// Streams an image: the header first, then chunks as they arrive. The stream throws
     /// `ClientError.integrityCheckFailed` if the bytes do not match the daemon's SHA-256.
     public func image(_ which: ImageArguments, cache: CachePolicy = .default) async throws -> ImageDownload {
-        let (id, opened) = try await connection.stream(request(.image(which), cache: cache))
+        let (id, opened) = try await connection.stream(request(Call(Methods.Image.self, which), cache: cache))
         return ImageDownload(header: opened.header, chunks: opened.chunks) { [connection] in connection.cancel(id) }
     }
 
-    private func call<T: Decodable>(_ call: Call, cache: CachePolicy = .default, as type: T.Type) async throws -> T {
-        let payload = try await connection.call(request(call, cache: cache))
+    /// Calls any method of the table and decodes its result as the table says.
+    public func call<M: RPCMethod>(_ method: M.Type, _ arguments: M.Arguments, cache: CachePolicy = .default) async throws -> M.Result {
+        let payload = try await connection.call(request(Call(method, arguments), cache: cache))
         do {
-            return try CBORDecoder().decode(type, from: payload)
+            return try M.decodeResult(payload)
         } catch {
-            throw ClientError.protocolViolation("undecodable \(call.method.rawValue) response: \(error)")
+            throw ClientError.protocolViolation("undecodable \(M.name) response: \(error)")
         }
     }
 }

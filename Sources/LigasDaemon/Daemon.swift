@@ -41,9 +41,11 @@ public enum Daemon {
         }
         await validateCache(opened.engine, logger: logger)
 
+        let router = EngineMethods.router(
+            engine: opened.engine, counters: DaemonCounters(), version: version, startedAt: started)
+        precondition(router.unrouted.isEmpty, "no engine call answers \(router.unrouted)")
         let server = Server(
-            listener: listener, limits: configuration.limits,
-            handler: EngineRequestHandler(engine: opened.engine, counters: DaemonCounters(), version: version, startedAt: started),
+            listener: listener, limits: configuration.limits, handler: router,
             logger: logger,
             logTags: ServerLogTags(
                 requestServed: LigasMessageID.requestServed.logTag, imageStreamed: LigasMessageID.imageStreamed.logTag,

@@ -7,12 +7,12 @@ import LigasTestSupport
 struct CBORRobustnessTests {
     static let payloads: [String] = ["response-teams", "response-players", "response-matches", "request-matches", "hello-client"]
 
-    private func payload(of vector: String) throws -> (bytes: [UInt8], method: Method?, kind: FrameKind) {
+    private func payload(of vector: String) throws -> (bytes: [UInt8], method: (any RPCMethod.Type)?, kind: FrameKind) {
         let file = try VectorFile.load(VectorFile.url(for: vector))
         return (try #require(Hex.decode(file.payloadHex)), file.method, file.kind)
     }
 
-    private func decode(_ bytes: [UInt8], kind: FrameKind, method: Method?) throws {
+    private func decode(_ bytes: [UInt8], kind: FrameKind, method: (any RPCMethod.Type)?) throws {
         switch kind {
         case .hello: _ = try CBORDecoder().decode(Hello.self, from: bytes)
         case .request: _ = try CBORDecoder().decode(Request.self, from: bytes)
@@ -93,7 +93,7 @@ struct CBORRobustnessTests {
         for _ in 0..<3000 {
             let count = Int.random(in: 0..<64, using: &generator)
             let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            for method in Method.allCases {
+            for method in Methods.all {
                 if (try? Reply.decode(method: method, payload: bytes, using: CBORDecoder())) == nil { failures += 1 }
             }
             if (try? CBORDecoder().decode(Request.self, from: bytes)) == nil { failures += 1 }

@@ -8,7 +8,7 @@ struct DescribeTests {
 
     @Test("lists every method, error code and frame kind")
     func completeness() {
-        #expect(description.methods.map(\.name) == Method.allCases.map(\.rawValue))
+        #expect(description.methods.map(\.name) == Methods.all.map { $0.name })
         #expect(description.errors.map(\.code) == ErrorCode.known.map(\.code.rawValue))
         #expect(description.frameKinds.map(\.name) == FrameKind.allCases.map(\.description))
         #expect(description.frameKinds.map(\.code) == FrameKind.allCases.map(\.rawValue))
@@ -38,7 +38,7 @@ struct DescribeTests {
     static func samples() -> [(String, any Encodable)] {
         [
             ("Hello", Sample.clientHello),
-            ("Request", Request(.teams(TeamsArguments(league: "l")), deadlineMs: 5, cache: .refresh)),
+            ("Request", Request(Methods.Teams.self, TeamsArguments(league: "l"), deadlineMs: 5, cache: .refresh)),
             ("TeamsArguments", TeamsArguments(league: "l")),
             ("PlayersArguments", PlayersArguments(team: "t")),
             ("MatchesArguments", MatchesArguments(league: "l", team: "t")),

@@ -24,7 +24,7 @@ struct FrameEncoderTests {
         var out: [UInt8] = []
         let encoder = FrameEncoder()
         #expect(throws: FrameError.invalidRequestID(kind: .request, requestID: 0)) {
-            try encoder.appendRequest(id: 0, Request(.ping), to: &out)
+            try encoder.appendRequest(id: 0, Request(Methods.Ping.self), to: &out)
         }
         #expect(throws: FrameError.reservedFlags(kind: .streamChunk, flags: 1)) {
             try encoder.appendRaw(.streamChunk, requestID: 1, flags: .streamFollows, bytes: [1], to: &out)
@@ -54,7 +54,7 @@ struct FrameEncoderTests {
     func imageReplyIsStreamStart() throws {
         var out: [UInt8] = []
         let header = StreamHeader(contentType: "image/jpeg", source: .remote)
-        try FrameEncoder().appendResponse(id: 4, Reply.image(header), to: &out)
+        try FrameEncoder().appendResponse(id: 4, Reply(Methods.Image.self, header), to: &out)
         var decoder = FrameDecoder()
         decoder.append(out)
         let frame = try #require(try decoder.nextFrame())

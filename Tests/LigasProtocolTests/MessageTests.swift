@@ -48,7 +48,7 @@ struct MessageTests {
             ("method", .text("teams")), ("args", map([("league", .text("ligapro-serie-a")), ("season", .unsigned(2024))])),
             ("priority", .text("high")),
         ]))
-        #expect(try Request.decode(from: bytes) == Request(.teams(TeamsArguments(league: "ligapro-serie-a"))))
+        #expect(try Request.decode(from: bytes) == Request(Methods.Teams.self, TeamsArguments(league: "ligapro-serie-a")))
     }
 
     @Test("an error code this client does not know still decodes")

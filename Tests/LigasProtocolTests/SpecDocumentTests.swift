@@ -70,8 +70,8 @@ struct SpecDocumentTests {
         for kind in FrameKind.allCases {
             #expect(text.contains("| `0x0\(kind.rawValue)` | `\(kind)` |"), "\(kind)")
         }
-        for method in Method.allCases {
-            #expect(text.contains("| `\(method.rawValue)` |"), "\(method)")
+        for method in Methods.all {
+            #expect(text.contains("| `\(method.name)` |"), "\(method.name)")
         }
     }
 }

@@ -16,7 +16,7 @@ struct HandshakeAndFramingTests {
             #expect(hello.maxInFlight == 7)
             #expect(hello.maxFrameSize == UInt32(limits.maxFrameSize))
 
-            try client.request(1, .ping)
+            try client.request(1, Call(Methods.Ping.self))
             #expect(try await client.nextMessage() == .response(id: 1, payload: try CBOREncoder().encode(PingResult())))
         }
     }
@@ -25,7 +25,7 @@ struct HandshakeAndFramingTests {
     func requestBeforeHello() async throws {
         try await TestServer.run { server in
             let client = try RawClient(path: server.path)
-            try client.request(1, .ping)
+            try client.request(1, Call(Methods.Ping.self))
             let frames = try await client.framesUntilClosed()
             #expect(frames.count == 1)
             #expect(try errorBody(frames[0])?.code == .badFrame)

@@ -15,7 +15,7 @@ struct OneFinalFrameTests {
         try await TestServer.run { server in
             let client = try RawClient(path: server.path)
             _ = try await client.hello(maxFrameSize: 4096)
-            try client.request(1, .describe)
+            try client.request(1, Call(Methods.Describe.self))
 
             let answer = try #require(await client.nextFrame())
             #expect(answer.requestID == 1)
@@ -25,7 +25,7 @@ struct OneFinalFrameTests {
             #expect(Int(body.details?["bytes"] ?? "").map { $0 > 4096 } == true)
 
             // The next frame answers a later request: nothing else came for id 1, and the connection is open.
-            try client.request(2, .ping)
+            try client.request(2, Call(Methods.Ping.self))
             let next = try #require(await client.nextFrame())
             #expect(next.requestID == 2)
             #expect(next.kind == .response)
@@ -48,8 +48,8 @@ struct OneFinalFrameTests {
         try await TestServer.run(handler: handler) { server in
             let client = try RawClient(path: server.path)
             _ = try await client.hello()
-            try client.request(9, .teams(TeamsArguments(league: "slow")))
-            try client.request(9, .ping)
+            try client.request(9, Call(Methods.Teams.self, TeamsArguments(league: "slow")))
+            try client.request(9, Call(Methods.Ping.self))
 
             let frames = try await client.framesUntilClosed()
             handler.gate.open()
@@ -69,8 +69,8 @@ struct OneFinalFrameTests {
         try await TestServer.run(limits: limits, handler: handler) { server in
             let client = try RawClient(path: server.path)
             _ = try await client.hello()
-            try client.request(1, .image(.team("emelec")))
-            try client.request(2, .teams(TeamsArguments(league: "slow")))
+            try client.request(1, Call(Methods.Image.self, .team("emelec")))
+            try client.request(2, Call(Methods.Teams.self, TeamsArguments(league: "slow")))
             // The stream cannot end before the client reads: the server sees the half-close mid-stream.
             try await server.waitFor("stream paused") { $0.pausedStreams == 1 }
             client.shutdownWrite()
@@ -98,10 +98,10 @@ struct OneFinalFrameTests {
             _ = try await client.hello()
             // Request 1 holds the connection's queue, so request 2 stays unread in the socket until
             // after the server has begun to stop; request 1 then ends, leaving nothing in flight.
-            try client.request(1, .teams(TeamsArguments(league: "hold")))
+            try client.request(1, Call(Methods.Teams.self, TeamsArguments(league: "hold")))
             await handler.held.entered.wait()
             server.server.stopTakingRequests()
-            try client.request(2, .ping)
+            try client.request(2, Call(Methods.Ping.self))
             handler.held.release()
 
             var answers: [UInt32: [String]] = [:]

@@ -54,14 +54,14 @@ struct ProtocolRulesTests {
         try await TestServer.run { server in
             let client = try RawClient(path: server.path)
             _ = try await client.hello()
-            let payload = Self.withInvalidUTF8Entry(try CBOREncoder().encode(Request(.ping)))
+            let payload = Self.withInvalidUTF8Entry(try CBOREncoder().encode(Request(Methods.Ping.self)))
             try client.send { try $0.appendRaw(.request, requestID: 4, bytes: payload, to: &$1) }
             let reply = try #require(await client.nextFrame())
             #expect(reply.requestID == 4)
             let body = try errorBody(reply)
             #expect(body?.code == .badRequest)
             #expect(body?.details == ["offset": "\(payload.count - 2)"])
-            try client.request(5, .ping)
+            try client.request(5, Call(Methods.Ping.self))
             #expect(try await client.nextFrame()?.kind == .response)
         }
     }
@@ -84,7 +84,7 @@ struct ProtocolRulesTests {
             let client = try RawClient(path: server.path)
             _ = try await client.hello()
             var frame: [UInt8] = []
-            try client.encoder.appendRequest(id: 1, Request(.ping), to: &frame)
+            try client.encoder.appendRequest(id: 1, Request(Methods.Ping.self), to: &frame)
             frame[7] |= 0x01 // flags are bytes 6-7: set bit 0, streamFollows
             client.send(frame)
             let frames = try await client.framesUntilClosed()
@@ -101,9 +101,9 @@ struct ProtocolRulesTests {
         try await TestServer.run(limits: limits, handler: handler) { server in
             let client = try RawClient(path: server.path)
             #expect(try await client.hello().maxInFlight == 1)
-            try client.request(1, .teams(TeamsArguments(league: "slow")))
+            try client.request(1, Call(Methods.Teams.self, TeamsArguments(league: "slow")))
             try client.send { try $0.appendCancel(id: 1, to: &$1) }
-            try client.request(2, .ping) // would be tooManyRequests if request 1 still held the slot
+            try client.request(2, Call(Methods.Ping.self)) // would be tooManyRequests if request 1 still held the slot
             let reply = try #require(await client.nextFrame())
             #expect(reply.requestID == 2)
             #expect(reply.kind == .response)

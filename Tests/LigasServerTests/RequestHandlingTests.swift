@@ -18,7 +18,7 @@ struct RequestHandlingTests {
             #expect(reply.requestID == 5)
             #expect(try errorBody(reply)?.code == .unknownMethod)
 
-            try client.request(6, .ping)
+            try client.request(6, Call(Methods.Ping.self))
             #expect(try await client.nextFrame()?.kind == .response)
         }
     }
@@ -32,7 +32,7 @@ struct RequestHandlingTests {
             try CBOREncoder().encode(["method": "teams", "cache": "default"], into: &payload)
             try client.send { try $0.appendRaw(.request, requestID: 2, bytes: payload, to: &$1) }
             #expect(try errorBody(#require(await client.nextFrame()))?.code == .badRequest)
-            try client.request(3, .ping)
+            try client.request(3, Call(Methods.Ping.self))
             #expect(try await client.nextFrame()?.requestID == 3)
         }
     }
@@ -49,7 +49,7 @@ struct RequestHandlingTests {
                 _ = try await client.hello()
                 clients.append(client)
             }
-            for client in clients { try client.request(1, .status) }
+            for client in clients { try client.request(1, Call(Methods.Status.self)) }
             var answered = 0
             for client in clients where try await client.nextFrame()?.kind == .response { answered += 1 }
             #expect(answered == 300)
@@ -63,8 +63,8 @@ struct RequestHandlingTests {
         try await TestServer.run(handler: handler) { server in
             let client = try RawClient(path: server.path)
             _ = try await client.hello()
-            try client.request(1, .teams(TeamsArguments(league: "slow")))
-            try client.request(2, .teams(TeamsArguments(league: "fast")))
+            try client.request(1, Call(Methods.Teams.self, TeamsArguments(league: "slow")))
+            try client.request(2, Call(Methods.Teams.self, TeamsArguments(league: "fast")))
             #expect(try await client.nextFrame()?.requestID == 2)
             handler.gate.open()
             #expect(try await client.nextFrame()?.requestID == 1)
@@ -79,7 +79,7 @@ struct RequestHandlingTests {
         try await TestServer.run(limits: limits, handler: handler) { server in
             let client = try RawClient(path: server.path)
             _ = try await client.hello()
-            for id in 1...3 { try client.request(UInt32(id), .teams(TeamsArguments(league: "slow"))) }
+            for id in 1...3 { try client.request(UInt32(id), Call(Methods.Teams.self, TeamsArguments(league: "slow"))) }
             let refused = try #require(await client.nextFrame())
             #expect(refused.requestID == 3)
             #expect(try errorBody(refused)?.code == .tooManyRequests)
@@ -94,7 +94,7 @@ struct RequestHandlingTests {
         try await TestServer.run { server in
             let client = try RawClient(path: server.path)
             _ = try await client.hello()
-            try client.request(1, .teams(TeamsArguments(league: "slow")), deadlineMs: 0)
+            try client.request(1, Call(Methods.Teams.self, TeamsArguments(league: "slow")), deadlineMs: 0)
             #expect(try errorBody(#require(await client.nextFrame()))?.code == .deadlineExceeded)
         }
     }
@@ -117,9 +117,9 @@ struct RequestHandlingTests {
             #expect(frames.map(\.requestID) == [0])
             #expect(try frames.map { try errorBody($0)?.code } == [.tooManyRequests])
             #expect(try frames.map { try errorBody($0)?.details } == [["cap": cap, "max": "2"]])
-            try first.request(1, .ping)
+            try first.request(1, Call(Methods.Ping.self))
             #expect(try await first.nextFrame()?.kind == .response)
-            try second.request(1, .ping)
+            try second.request(1, Call(Methods.Ping.self))
             #expect(try await second.nextFrame()?.kind == .response)
             #expect(server.server.statistics().connectionsRefused == 1)
         }
@@ -138,7 +138,7 @@ struct RequestHandlingTests {
                         var correct = 0
                         func sendNext() throws {
                             sent += 1
-                            try client.request(UInt32(sent), .teams(TeamsArguments(league: "l\(clientIndex)-\(sent)")))
+                            try client.request(UInt32(sent), Call(Methods.Teams.self, TeamsArguments(league: "l\(clientIndex)-\(sent)")))
                         }
                         while sent < min(window, 100) { try sendNext() }
                         for _ in 1...100 {

@@ -13,7 +13,7 @@ struct StreamingTests {
         try await TestServer.run(handler: handler) { server in
             let client = try RawClient(path: server.path)
             _ = try await client.hello(chunkSize: 40_000)
-            try client.request(1, .image(.team("emelec")))
+            try client.request(1, Call(Methods.Image.self, .team("emelec")))
 
             guard case .streamStart(1, let header) = try await client.nextMessage() else { throw RawClientError.unexpected("no header") }
             var bytes = Data()
@@ -40,11 +40,11 @@ struct StreamingTests {
         try await TestServer.run(handler: handler) { server in
             let client = try RawClient(path: server.path)
             _ = try await client.hello()
-            try client.request(1, .image(.team("emelec")))
+            try client.request(1, Call(Methods.Image.self, .team("emelec")))
             guard case .streamStart = try await client.nextMessage() else { throw RawClientError.unexpected("no header") }
             _ = try await client.nextFrame()
             try client.send { try $0.appendCancel(id: 1, to: &$1) }
-            try client.request(2, .ping)
+            try client.request(2, Call(Methods.Ping.self))
 
             var afterCancel: [FrameKind] = []
             while let frame = try await client.nextFrame(), frame.requestID != 2 { afterCancel.append(frame.kind) }
@@ -62,14 +62,14 @@ struct StreamingTests {
             do {
                 let client = try RawClient(path: server.path)
                 _ = try await client.hello()
-                try client.request(1, .image(.team("emelec")))
+                try client.request(1, Call(Methods.Image.self, .team("emelec")))
                 _ = try await client.nextFrame()
             }
             await handler.streamTerminated.wait()
             try await server.waitFor("connection gone") { $0.openConnections == 0 && $0.inFlightRequests == 0 }
             let other = try RawClient(path: server.path)
             _ = try await other.hello()
-            try other.request(1, .ping)
+            try other.request(1, Call(Methods.Ping.self))
             #expect(try await other.nextFrame()?.kind == .response)
         }
     }
@@ -82,7 +82,7 @@ struct StreamingTests {
         try await TestServer.run(limits: limits, handler: handler) { server in
             let reader = try RawClient(path: server.path)
             _ = try await reader.hello()
-            try reader.request(1, .image(.team("emelec")))
+            try reader.request(1, Call(Methods.Image.self, .team("emelec")))
             // Never read again: the server must pause the stream (waiting for room)...
             try await server.waitFor("stream paused") { $0.pausedStreams == 1 }
             // ...long before the 100 MiB: socket buffers plus the high-water mark.
@@ -90,7 +90,7 @@ struct StreamingTests {
 
             let other = try RawClient(path: server.path)
             _ = try await other.hello()
-            try other.request(1, .ping)
+            try other.request(1, Call(Methods.Ping.self))
             #expect(try await other.nextFrame()?.kind == .response)
         }
     }

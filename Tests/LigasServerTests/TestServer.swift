@@ -53,30 +53,33 @@ final class ScriptedHandler: RequestHandler, Sendable {
     }
 
     func handle(_ request: Request, context: RequestContext) async -> HandlerOutcome {
-        switch request.call {
-        case .ping:
-            return .reply(.ping(PingResult()), source: nil)
-        case .teams(let arguments):
+        await router.handle(request, context: context)
+    }
+
+    /// The script, as a table of routes: the same dispatch the daemon uses.
+    private var router: MethodRouter {
+        var router = MethodRouter { error in (error as? ErrorBody) ?? ErrorBody(code: .internal, message: "\(error)") }
+        router.on(Methods.Ping.self) { _, _, _ in Answer(PingResult()) }
+        router.on(Methods.Teams.self) { [gate, held] arguments, _, _ in
             if arguments.league == "slow" { await gate.wait() }
             if arguments.league == "hold" { held.hold() }
-            if arguments.league == "huge" { return .reply(.teams(Sourced(source: .cache, value: Self.hugeTeams)), source: .cache) }
+            if arguments.league == "huge" { return Answer(Sourced(source: .cache, value: Self.hugeTeams), source: .cache) }
             let team = LigasProtocol.Team(id: arguments.league, name: arguments.league, logoURL: URL(string: "https://x.test/a.png")!, dataSource: "test")
-            return .reply(.teams(Sourced(source: .cache, value: [team])), source: .cache)
-        case .status:
+            return Answer(Sourced(source: .cache, value: [team]), source: .cache)
+        }
+        router.on(Methods.Status.self) { _, _, context in
             let counters = context.statistics()
-            return .reply(.status(DaemonStatus(
+            return Answer(DaemonStatus(
                 version: "test", uptimeSeconds: 0, openConnections: UInt64(counters.openConnections),
                 inFlightRequests: UInt64(max(0, counters.inFlightRequests)), requestsServed: counters.requestsServed,
-                cacheHits: 0, cacheMisses: 0, remoteFailures: 0)), source: nil)
-        case .describe:
-            return .reply(.describe(.ligas), source: nil)
-        case .image:
-            return .stream(
-                StreamHeader(contentType: "image/png", totalSize: UInt64(imageBytes), source: .cache),
-                chunks: GeneratedBytes(total: imageBytes, produced: produced, terminated: streamTerminated))
-        default:
-            return .failure(ErrorBody(code: .notFound, message: "not scripted"))
+                cacheHits: 0, cacheMisses: 0, remoteFailures: 0))
         }
+        router.on(Methods.Describe.self) { _, _, _ in Answer(.ligas) }
+        router.onStream(Methods.Image.self) { [imageBytes, produced, streamTerminated] _, _, _ in
+            (StreamHeader(contentType: "image/png", totalSize: UInt64(imageBytes), source: .cache),
+             GeneratedBytes(total: imageBytes, produced: produced, terminated: streamTerminated))
+        }
+        return router
     }
 }
 

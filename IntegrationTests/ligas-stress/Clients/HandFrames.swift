@@ -41,14 +41,14 @@ enum HandFrames {
 
     static func randomCall() -> Call {
         switch Int.random(in: 0..<8) {
-        case 0: .ping
-        case 1: .leagues
-        case 2: .teams(TeamsArguments(league: Question.leagueIDs.randomElement()!))
-        case 3: .players(PlayersArguments(team: Question.teamIDs.randomElement()!))
-        case 4: .matches(MatchesArguments(league: Question.leagueIDs.randomElement()!))
-        case 5: .image(.team(Question.teamIDs.randomElement()!))
-        case 6: .status
-        default: .describe
+        case 0: Call(Methods.Ping.self)
+        case 1: Call(Methods.Leagues.self)
+        case 2: Call(Methods.Teams.self, TeamsArguments(league: Question.leagueIDs.randomElement()!))
+        case 3: Call(Methods.Players.self, PlayersArguments(team: Question.teamIDs.randomElement()!))
+        case 4: Call(Methods.Matches.self, MatchesArguments(league: Question.leagueIDs.randomElement()!))
+        case 5: Call(Methods.Image.self, .team(Question.teamIDs.randomElement()!))
+        case 6: Call(Methods.Status.self)
+        default: Call(Methods.Describe.self)
         }
     }
 }

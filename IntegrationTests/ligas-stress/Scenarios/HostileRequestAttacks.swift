@@ -34,7 +34,7 @@ extension HostileAttacks {
             _ = connection.drain(quiet: .zero)
         }
         let pingID: UInt32 = 2_000_000
-        connection.send(HandFrames.request(pingID, .ping))
+        connection.send(HandFrames.request(pingID, Call(Methods.Ping.self)))
         var answered = false
         let deadline = ContinuousClock.now + .seconds(30)
         while !answered, ContinuousClock.now < deadline, let frame = connection.nextFrame(timeout: .seconds(30)) {
@@ -65,8 +65,8 @@ extension HostileAttacks {
         for round in 0..<rounds {
             let id = UInt32(100 + round)
             let streams = round.isMultiple(of: 2)
-            let first: Call = streams ? .image(.url(mediumImageURL)) : .teams(TeamsArguments(league: "slow-\(round)"))
-            connection.send(HandFrames.request(id, first, cache: .refresh) + HandFrames.request(id, .ping))
+            let first: Call = streams ? Call(Methods.Image.self, .url(mediumImageURL)) : Call(Methods.Teams.self, TeamsArguments(league: "slow-\(round)"))
+            connection.send(HandFrames.request(id, first, cache: .refresh) + HandFrames.request(id, Call(Methods.Ping.self)))
             var sawRefusal = false
             var finished = false
             var intact = false
@@ -146,7 +146,7 @@ extension HostileAttacks {
         var result = AttackResult("slow_reader")
         let connection = try RawConnection(path: socket, receiveBuffer: 4096)
         try connection.handshake()
-        connection.send(HandFrames.request(1, .image(.url(imageURL)), cache: .refresh))
+        connection.send(HandFrames.request(1, Call(Methods.Image.self, .url(imageURL)), cache: .refresh))
         var read = 0
         let started = ContinuousClock.now
         var buffer = [UInt8](repeating: 0, count: 1)

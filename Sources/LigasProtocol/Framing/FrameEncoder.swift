@@ -85,7 +85,7 @@ extension FrameEncoder {
     }
 
     public func appendResponse(id: UInt32, _ reply: Reply, to out: inout [UInt8]) throws {
-        if case .image(let header) = reply {
+        if reply.method.streams, let header = reply.result as? StreamHeader {
             try appendStreamHeader(id: id, header, to: &out)
         } else {
             try append(.response, requestID: id, payload: reply, to: &out)

@@ -26,6 +26,19 @@ public enum FrameKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
         case .cancel: "cancel"
         }
     }
+
+    /// One line for `describe`.
+    public var summary: String {
+        switch self {
+        case .hello: "Handshake, both directions, request id 0."
+        case .request: "Client call (Request)."
+        case .response: "Result; with flag streamFollows (bit 0) a StreamHeader."
+        case .error: "ErrorBody; request id 0 = connection."
+        case .streamChunk: "Raw stream bytes."
+        case .streamEnd: "StreamEnd: total bytes and SHA-256."
+        case .cancel: "Client stops a request; empty payload."
+        }
+    }
 }
 
 /// Header flags (big-endian u16). Undefined bits must be zero in version 1.

@@ -77,3 +77,11 @@ public enum ImageArguments: Codable, Sendable, Hashable {
         }
     }
 }
+
+/// One key of several: stated here, beside the custom coding that reads it.
+extension ImageArguments: CustomWireSchema {
+    static let wireSchema = TypeDescription.choice("ImageArguments", [
+        .init("url", "url"), .init("league", "text"), .init("team", "text"), .init("player", "text"),
+    ])
+    static let wireReferences: [any Decodable.Type] = []
+}

@@ -1,25 +1,49 @@
 /// A method together with its arguments.
-public enum Call: Sendable, Hashable {
-    case ping
-    case leagues
-    case teams(TeamsArguments)
-    case players(PlayersArguments)
-    case matches(MatchesArguments)
-    case image(ImageArguments)
-    case status
-    case describe
+public struct Call: Sendable, Hashable, CustomStringConvertible {
+    public let method: any RPCMethod.Type
+    public let arguments: any WireValue
 
-    public var method: Method {
-        switch self {
-        case .ping: .ping
-        case .leagues: .leagues
-        case .teams: .teams
-        case .players: .players
-        case .matches: .matches
-        case .image: .image
-        case .status: .status
-        case .describe: .describe
+    public init<M: RPCMethod>(_ method: M.Type, _ arguments: M.Arguments) {
+        self.method = method
+        self.arguments = arguments
+    }
+
+    public init<M: RPCMethod>(_ method: M.Type) where M.Arguments == NoArguments {
+        self.init(method, NoArguments())
+    }
+
+    /// The arguments, typed, if this is a call of `method`.
+    public func arguments<M: RPCMethod>(of method: M.Type) -> M.Arguments? {
+        self.method.name == M.name ? arguments as? M.Arguments : nil
+    }
+
+    /// The arguments as `name=value` pairs, e.g. `league=serie-a team=emelec`, for logs.
+    /// Read off the arguments' own fields, so a new method's arguments need nothing here.
+    public var argumentsText: String {
+        Self.pairs(of: arguments).map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+    }
+
+    private static func pairs(of value: Any) -> [(name: String, value: String)] {
+        Mirror(reflecting: value).children.flatMap { child -> [(name: String, value: String)] in
+            guard let name = child.label else { return [] }
+            let mirror = Mirror(reflecting: child.value)
+            if mirror.displayStyle == .optional {
+                guard let wrapped = mirror.children.first?.value else { return [] }
+                return [(name, "\(wrapped)")]
+            }
+            return [(name, "\(child.value)")]
         }
+    }
+
+    public var description: String { "\(method.name)(\(argumentsText))" }
+
+    public static func == (lhs: Call, rhs: Call) -> Bool {
+        lhs.method.name == rhs.method.name && lhs.arguments.erased == rhs.arguments.erased
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method.name)
+        hasher.combine(arguments.erased)
     }
 }
 
@@ -39,41 +63,35 @@ public struct Request: Codable, Sendable, Hashable {
         self.cache = cache
     }
 
-    public var method: Method { call.method }
+    public init<M: RPCMethod>(_ method: M.Type, _ arguments: M.Arguments, deadlineMs: UInt32? = nil, cache: CachePolicy = .default) {
+        self.init(Call(method, arguments), deadlineMs: deadlineMs, cache: cache)
+    }
+
+    public init<M: RPCMethod>(_ method: M.Type, deadlineMs: UInt32? = nil, cache: CachePolicy = .default)
+    where M.Arguments == NoArguments {
+        self.init(Call(method), deadlineMs: deadlineMs, cache: cache)
+    }
+
+    public var method: any RPCMethod.Type { call.method }
 
     enum CodingKeys: String, CodingKey {
-        case args, cache, method, deadlineMs
+        case method, args, cache, deadlineMs
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decode(String.self, forKey: .method)
-        guard let method = Method(rawValue: name) else { throw UnknownMethodError(name: name) }
+        guard let method = Methods.named(name) else { throw UnknownMethodError(name: name) }
         cache = try container.decodeIfPresent(CachePolicy.self, forKey: .cache) ?? .default
         deadlineMs = try container.decodeIfPresent(UInt32.self, forKey: .deadlineMs)
-        switch method {
-        case .ping: call = .ping
-        case .leagues: call = .leagues
-        case .teams: call = .teams(try container.decode(TeamsArguments.self, forKey: .args))
-        case .players: call = .players(try container.decode(PlayersArguments.self, forKey: .args))
-        case .matches: call = .matches(try container.decode(MatchesArguments.self, forKey: .args))
-        case .image: call = .image(try container.decode(ImageArguments.self, forKey: .args))
-        case .status: call = .status
-        case .describe: call = .describe
-        }
+        call = try method.call(from: container)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        switch call {
-        case .teams(let arguments): try container.encode(arguments, forKey: .args)
-        case .players(let arguments): try container.encode(arguments, forKey: .args)
-        case .matches(let arguments): try container.encode(arguments, forKey: .args)
-        case .image(let arguments): try container.encode(arguments, forKey: .args)
-        case .ping, .leagues, .status, .describe: break
-        }
+        if call.method.takesArguments { try call.arguments.encode(in: &container, forKey: .args) }
         try container.encode(cache, forKey: .cache)
-        try container.encode(call.method, forKey: .method)
+        try container.encode(call.method.name, forKey: .method)
         try container.encodeIfPresent(deadlineMs, forKey: .deadlineMs)
     }
 
@@ -92,7 +110,23 @@ public struct Request: Codable, Sendable, Hashable {
     }
 }
 
+extension RPCMethod {
+    /// This method's call, its arguments read from the request's `args`.
+    fileprivate static func call(from container: KeyedDecodingContainer<Request.CodingKeys>) throws -> Call {
+        Call(Self.self, takesArguments ? try container.decode(Arguments.self, forKey: .args) : NoArguments() as! Arguments)
+    }
+}
+
 /// Thrown while decoding a `Request` whose method name is not known.
 public struct UnknownMethodError: Error, Sendable, Hashable {
     public var name: String
+}
+
+/// `args` depends on the method, so the shape is stated here, beside that coding.
+extension Request: CustomWireSchema {
+    static let wireSchema = TypeDescription.map("Request", [
+        .init("method", "text"), .init("args", "map", optional: true),
+        .init("cache", "CachePolicy", optional: true), .init("deadlineMs", "uint", optional: true),
+    ])
+    static let wireReferences: [any Decodable.Type] = [CachePolicy.self]
 }

@@ -1,5 +1,5 @@
 /// Where a data result came from.
-public enum ResultSource: String, Codable, Sendable, CaseIterable {
+public enum ResultSource: String, Codable, Sendable, CaseIterable, TextEnumeration {
     case cache
     case remote
     /// The daemon's built-in bootstrap list (leagues), not yet cached.

@@ -28,7 +28,7 @@ public struct Player: Codable, Sendable, Hashable {
         self.dataSource = dataSource
     }
 
-    public enum Position: String, Codable, Sendable, CaseIterable {
+    public enum Position: String, Codable, Sendable, CaseIterable, TextEnumeration {
         case coach, goalkeeper, defender, midfielder, forward
     }
 }

@@ -15,8 +15,8 @@ struct RequestExchange: Sendable {
     func run(handler: any RequestHandler, context: RequestContext, logger: Logger, logTags: ServerLogTags) async {
         let started = ContinuousClock.now
         var metadata: Logger.Metadata = [
-            "request-id": "\(requestID)", "method": "\(request.method.rawValue)",
-            "arguments": "\(Self.describe(request.call))", "cache-policy": "\(request.cache.rawValue)",
+            "request-id": "\(requestID)", "method": "\(request.method.name)",
+            "arguments": "\(request.call.argumentsText)", "cache-policy": "\(request.cache.rawValue)",
         ]
         let outcome = await Self.withDeadline(request.deadlineMs) {
             await handler.handle(request, context: context)
@@ -132,18 +132,5 @@ struct RequestExchange: Sendable {
 
     private static func microseconds(since start: ContinuousClock.Instant) -> Int64 {
         (ContinuousClock.now - start).wholeMicroseconds
-    }
-
-    private static func describe(_ call: Call) -> String {
-        switch call {
-        case .teams(let arguments): "league=\(arguments.league)"
-        case .players(let arguments): "team=\(arguments.team)"
-        case .matches(let arguments): "league=\(arguments.league)" + (arguments.team.map { " team=\($0)" } ?? "")
-        case .image(.url(let url)): "url=\(url.absoluteString)"
-        case .image(.league(let id)): "league=\(id)"
-        case .image(.team(let id)): "team=\(id)"
-        case .image(.player(let id)): "player=\(id)"
-        case .ping, .leagues, .status, .describe: ""
-        }
     }
 }

@@ -1,18 +1,7 @@
 import Dispatch
+import LigasProtocol
 
-/// The one place a `Duration` becomes whole units, for Dispatch timers and log fields.
 extension Duration {
-    /// Whole microseconds (rounded toward zero).
-    public var wholeMicroseconds: Int64 {
-        components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000
-    }
-
-    /// Whole nanoseconds, saturating at `Int.max`.
-    var wholeNanoseconds: Int {
-        let (seconds, overflow) = Int(components.seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : seconds.addingReportingOverflow(Int(components.attoseconds / 1_000_000_000)).partialValue
-    }
-
     var dispatchInterval: DispatchTimeInterval {
         .nanoseconds(wholeNanoseconds)
     }

@@ -45,7 +45,7 @@ struct PingCommand: AsyncParsableCommand {
             try await client.ping()
             return ContinuousClock.now - start
         }
-        let microseconds = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+        let microseconds = elapsed.wholeMicroseconds
         if options.json { return try Printing.json(["roundTripMicroseconds": microseconds]) }
         Terminal.standardOutput.write("pong in \(microseconds) µs\n")
     }

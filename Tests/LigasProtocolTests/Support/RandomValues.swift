@@ -66,17 +66,17 @@ struct RandomValues {
 
     mutating func call() -> Call {
         switch int(0...10) {
-        case 0: .ping
-        case 1: .leagues
-        case 2: .teams(TeamsArguments(league: id()))
-        case 3: .players(PlayersArguments(team: id()))
-        case 4: .matches(MatchesArguments(league: id(), team: optional { $0.id() }))
-        case 5: .image(.url(url()))
-        case 6: .image(.league(id()))
-        case 7: .image(.team(id()))
-        case 8: .image(.player(id()))
-        case 9: .status
-        default: .describe
+        case 0: Call(Methods.Ping.self)
+        case 1: Call(Methods.Leagues.self)
+        case 2: Call(Methods.Teams.self, TeamsArguments(league: id()))
+        case 3: Call(Methods.Players.self, PlayersArguments(team: id()))
+        case 4: Call(Methods.Matches.self, MatchesArguments(league: id(), team: optional { $0.id() }))
+        case 5: Call(Methods.Image.self, .url(url()))
+        case 6: Call(Methods.Image.self, .league(id()))
+        case 7: Call(Methods.Image.self, .team(id()))
+        case 8: Call(Methods.Image.self, .player(id()))
+        case 9: Call(Methods.Status.self)
+        default: Call(Methods.Describe.self)
         }
     }
 
@@ -92,22 +92,24 @@ struct RandomValues {
         )
     }
 
-    mutating func reply(_ method: Method) -> Reply {
+    /// A random result of `method`. (A test helper, so one switch over the table is fine here.)
+    mutating func reply(_ method: any RPCMethod.Type) -> Reply {
         switch method {
-        case .ping: .ping(PingResult())
-        case .leagues: .leagues(LeaguesResult(source: source(), value: array { $0.league() }))
-        case .teams: .teams(TeamsResult(source: source(), value: array(max: 30) { $0.team() }))
-        case .players: .players(PlayersResult(source: source(), value: array { $0.player() }))
-        case .matches: .matches(MatchesResult(
+        case is Methods.Ping.Type: Reply(Methods.Ping.self, PingResult())
+        case is Methods.Leagues.Type: Reply(Methods.Leagues.self, LeaguesResult(source: source(), value: array { $0.league() }))
+        case is Methods.Teams.Type: Reply(Methods.Teams.self, TeamsResult(source: source(), value: array(max: 30) { $0.team() }))
+        case is Methods.Players.Type: Reply(Methods.Players.self, PlayersResult(source: source(), value: array { $0.player() }))
+        case is Methods.Matches.Type: Reply(Methods.Matches.self, MatchesResult(
             source: source(), value: Matches(previous: array { $0.previousMatch() }, upcoming: array { $0.match() })
         ))
-        case .image: .image(streamHeader())
-        case .status: .status(DaemonStatus(
+        case is Methods.Image.Type: Reply(Methods.Image.self, streamHeader())
+        case is Methods.Status.Type: Reply(Methods.Status.self, DaemonStatus(
             version: text(), protocolVersion: UInt8(int(0...255)), uptimeSeconds: uint64(), openConnections: uint64(),
             inFlightRequests: uint64(), requestsServed: uint64(), cacheHits: uint64(), cacheMisses: uint64(),
             remoteFailures: uint64()
         ))
-        case .describe: .describe(.ligas)
+        case is Methods.Describe.Type: Reply(Methods.Describe.self, .ligas)
+        default: preconditionFailure("RandomValues has no results of \(method.name)")
         }
     }
 

@@ -73,8 +73,8 @@ enum TypedValue {
         case .hello: return "Hello"
         case .request: return "Request"
         case .reply(let reply):
-            guard let method = interface.methods.first(where: { $0.name == reply.method.rawValue }) else {
-                throw VectorFormatError("describe lists no method \(reply.method)")
+            guard let method = interface.methods.first(where: { $0.name == reply.method.name }) else {
+                throw VectorFormatError("describe lists no method \(reply.method.name)")
             }
             return method.result
         case .streamHeader: return "StreamHeader"

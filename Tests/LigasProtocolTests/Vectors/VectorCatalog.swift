@@ -32,11 +32,11 @@ struct VectorSpec {
     }
 
     /// The method whose request or result this is (responses need it to be decoded).
-    var method: Method? {
+    var method: (any RPCMethod.Type)? {
         switch payload {
         case .request(let request): request.method
         case .reply(let reply): reply.method
-        case .streamHeader: .image
+        case .streamHeader: Methods.Image.self
         default: nil
         }
     }
@@ -85,72 +85,72 @@ enum VectorCatalog {
     ]
 
     static let calls = [
-        VectorSpec(name: "request-ping", description: "ping, no arguments.", requestID: 9, payload: .request(Request(.ping))),
-        VectorSpec(name: "response-ping", description: "ping result: an empty map.", requestID: 9, payload: .reply(.ping(PingResult()))),
-        VectorSpec(name: "request-leagues", description: "leagues, no arguments.", requestID: 4, payload: .request(Request(.leagues))),
+        VectorSpec(name: "request-ping", description: "ping, no arguments.", requestID: 9, payload: .request(Request(Methods.Ping.self))),
+        VectorSpec(name: "response-ping", description: "ping result: an empty map.", requestID: 9, payload: .reply(Reply(Methods.Ping.self, PingResult()))),
+        VectorSpec(name: "request-leagues", description: "leagues, no arguments.", requestID: 4, payload: .request(Request(Methods.Leagues.self))),
         VectorSpec(
             name: "response-leagues", description: "Two leagues, served from the cache.",
-            requestID: 4, payload: .reply(.leagues(LeaguesResult(source: .cache, value: Sample.leagues)))
+            requestID: 4, payload: .reply(Reply(Methods.Leagues.self, LeaguesResult(source: .cache, value: Sample.leagues)))
         ),
         VectorSpec(
             name: "request-teams", description: "teams of LigaPro Serie A with the default cache policy.",
-            requestID: 1, payload: .request(Request(.teams(TeamsArguments(league: "ligapro-serie-a"))))
+            requestID: 1, payload: .request(Request(Methods.Teams.self, TeamsArguments(league: "ligapro-serie-a")))
         ),
         VectorSpec(
             name: "request-teams-refresh-deadline",
             description: "teams, bypassing a fresh cache (refresh) and giving up after 1500 ms.",
             requestID: 5,
-            payload: .request(Request(.teams(TeamsArguments(league: "ligapro-serie-a")), deadlineMs: 1500, cache: .refresh))
+            payload: .request(Request(Methods.Teams.self, TeamsArguments(league: "ligapro-serie-a"), deadlineMs: 1500, cache: .refresh))
         ),
         VectorSpec(
             name: "response-teams", description: "Three teams, fetched from the remote source.",
-            requestID: 1, payload: .reply(.teams(TeamsResult(source: .remote, value: Sample.teams)))
+            requestID: 1, payload: .reply(Reply(Methods.Teams.self, TeamsResult(source: .remote, value: Sample.teams)))
         ),
         VectorSpec(
             name: "request-players", description: "players of LDU Quito, offline only.",
-            requestID: 6, payload: .request(Request(.players(PlayersArguments(team: "ldu-quito")), cache: .offline))
+            requestID: 6, payload: .request(Request(Methods.Players.self, PlayersArguments(team: "ldu-quito"), cache: .offline))
         ),
         VectorSpec(
             name: "response-players",
             description: "A coach (no number, no photo), a goalkeeper with every optional field, a forward without nationality.",
-            requestID: 6, payload: .reply(.players(PlayersResult(source: .cache, value: Sample.players)))
+            requestID: 6, payload: .reply(Reply(Methods.Players.self, PlayersResult(source: .cache, value: Sample.players)))
         ),
         VectorSpec(
             name: "request-matches", description: "matches of Serie A, only those of LDU Quito.",
             requestID: 7,
-            payload: .request(Request(.matches(MatchesArguments(league: "ligapro-serie-a", team: "ldu-quito"))))
+            payload: .request(Request(Methods.Matches.self, MatchesArguments(league: "ligapro-serie-a", team: "ldu-quito")))
         ),
         VectorSpec(
             name: "response-matches",
             description: "One previous and two upcoming matches; the last kick-off has milliseconds, so its date is a float.",
-            requestID: 7, payload: .reply(.matches(MatchesResult(source: .remote, value: Sample.matches)))
+            requestID: 7, payload: .reply(Reply(Methods.Matches.self, MatchesResult(source: .remote, value: Sample.matches)))
         ),
-        VectorSpec(name: "request-status", description: "status, no arguments.", requestID: 8, payload: .request(Request(.status))),
-        VectorSpec(name: "response-status", description: "Daemon counters.", requestID: 8, payload: .reply(.status(Sample.status))),
-        VectorSpec(name: "request-describe", description: "describe, no arguments.", requestID: 10, payload: .request(Request(.describe))),
+        VectorSpec(name: "request-status", description: "status, no arguments.", requestID: 8, payload: .request(Request(Methods.Status.self))),
+        VectorSpec(name: "response-status", description: "Daemon counters.", requestID: 8, payload: .reply(Reply(Methods.Status.self, Sample.status))),
+        VectorSpec(name: "request-describe", description: "describe, no arguments.", requestID: 10, payload: .request(Request(Methods.Describe.self))),
         VectorSpec(
             name: "response-describe", description: "The full interface description of protocol version 1.",
-            requestID: 10, payload: .reply(.describe(.ligas))
+            requestID: 10, payload: .reply(Reply(Methods.Describe.self, .ligas))
         ),
     ]
 
     static let imageStreams = [
         VectorSpec(
             name: "request-image-team", description: "image: the logo of a team, by team id.",
-            requestID: 2, payload: .request(Request(.image(.team("ldu-quito"))))
+            requestID: 2, payload: .request(Request(Methods.Image.self, .team("ldu-quito")))
         ),
         VectorSpec(
             name: "request-image-league", description: "image: the logo of a league, by league id.",
-            requestID: 3, payload: .request(Request(.image(.league("ligapro-serie-a"))))
+            requestID: 3, payload: .request(Request(Methods.Image.self, .league("ligapro-serie-a")))
         ),
         VectorSpec(
             name: "request-image-player", description: "image: the photo of a player, by player id.",
-            requestID: 11, payload: .request(Request(.image(.player("ldu-quito-1"))))
+            requestID: 11, payload: .request(Request(Methods.Image.self, .player("ldu-quito-1")))
         ),
         VectorSpec(
             name: "request-image-url", description: "image: by a URL the daemon served in its own data.",
             requestID: 12,
-            payload: .request(Request(.image(.url(Sample.url("https://media.ligapro.ec/logos/equipos/ldu-quito.png")))))
+            payload: .request(Request(Methods.Image.self, .url(Sample.url("https://media.ligapro.ec/logos/equipos/ldu-quito.png"))))
         ),
         VectorSpec(
             name: "stream-header-team-logo",

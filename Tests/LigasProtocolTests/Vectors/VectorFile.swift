@@ -6,7 +6,7 @@ struct VectorFile {
     var name: String
     var description: String
     var kind: FrameKind
-    var method: Method?
+    var method: (any RPCMethod.Type)?
     var header: FrameHeader
     var length: Int
     var frameHex: String
@@ -38,7 +38,7 @@ struct VectorFile {
             "  \"name\": \(quoted(spec.name)),",
             "  \"description\": \(quoted(spec.description)),",
             "  \"kind\": \(quoted(spec.kind.description)),",
-            "  \"method\": \(spec.method.map { quoted($0.rawValue) } ?? "null"),",
+            "  \"method\": \(spec.method.map { quoted($0.name) } ?? "null"),",
             "  \"header\": {\"length\": \(frame.count - 4), \"version\": \(ProtocolVersion.current), "
                 + "\"kind\": \(quoted(spec.kind.description)), \"kindCode\": \(spec.kind.rawValue), "
                 + "\"flags\": \(spec.flags.rawValue), \"requestId\": \(spec.requestID)},",
@@ -70,7 +70,7 @@ struct VectorFile {
               let flags = header["flags"] as? Int, let requestID = header["requestId"] as? Int,
               let length = header["length"] as? Int
         else { throw VectorFormatError("\(url.lastPathComponent): bad header") }
-        let method = (object["method"] as? String).flatMap(Method.init(rawValue:))
+        let method = (object["method"] as? String).flatMap { Methods.named($0) }
         let value = object["value"].flatMap { $0 is NSNull ? nil : $0 }
         guard object.keys.contains("typed_value") else { throw VectorFormatError("\(url.lastPathComponent): no typed_value") }
         let typedValue = object["typed_value"].flatMap { $0 is NSNull ? nil : $0 }

@@ -69,7 +69,7 @@ enum VectorJSON {
     }
 
     /// Decodes a vector's JSON value into the payload type its kind and method imply.
-    static func payload(kind: FrameKind, flags: FrameFlags, method: Method?, valueJSON: Data?, rawPayload: [UInt8]) throws -> VectorPayload {
+    static func payload(kind: FrameKind, flags: FrameFlags, method: (any RPCMethod.Type)?, valueJSON: Data?, rawPayload: [UInt8]) throws -> VectorPayload {
         let decoder = decoder()
         func value<T: Decodable>(_ type: T.Type) throws -> T {
             guard let valueJSON else { throw VectorFormatError("missing value") }
@@ -81,7 +81,8 @@ enum VectorJSON {
         case .response where flags.contains(.streamFollows): return .streamHeader(try value(StreamHeader.self))
         case .response:
             guard let method else { throw VectorFormatError("response vector without method") }
-            return .reply(try reply(method: method, decoder: decoder, json: valueJSON))
+            guard let valueJSON else { throw VectorFormatError("missing value") }
+            return .reply(try method.reply(json: valueJSON, decoder: decoder))
         case .error: return .error(try value(ErrorBody.self))
         case .streamChunk: return .streamChunk(rawPayload)
         case .streamEnd: return .streamEnd(try value(StreamEnd.self))
@@ -89,18 +90,12 @@ enum VectorJSON {
         }
     }
 
-    private static func reply(method: Method, decoder: JSONDecoder, json: Data?) throws -> Reply {
-        guard let json else { throw VectorFormatError("missing value") }
-        return switch method {
-        case .ping: .ping(try decoder.decode(PingResult.self, from: json))
-        case .leagues: .leagues(try decoder.decode(LeaguesResult.self, from: json))
-        case .teams: .teams(try decoder.decode(TeamsResult.self, from: json))
-        case .players: .players(try decoder.decode(PlayersResult.self, from: json))
-        case .matches: .matches(try decoder.decode(MatchesResult.self, from: json))
-        case .image: .image(try decoder.decode(StreamHeader.self, from: json))
-        case .status: .status(try decoder.decode(DaemonStatus.self, from: json))
-        case .describe: .describe(try decoder.decode(InterfaceDescription.self, from: json))
-        }
+}
+
+extension RPCMethod {
+    /// This method's result, read from a vector's JSON value.
+    static func reply(json: Data, decoder: JSONDecoder) throws -> Reply {
+        Reply(Self.self, try decoder.decode(Result.self, from: json))
     }
 }
 

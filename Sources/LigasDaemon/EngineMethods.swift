@@ -1,0 +1,89 @@
+import Foundation
+import LigasComposition
+import LigasDomain
+import LigasProtocol
+import LigasServer
+
+/// Which engine call answers each protocol method: the daemon's side of the method table.
+enum EngineMethods {
+    static func router(
+        engine: LigasEngine, counters: DaemonCounters, version: String, startedAt: ContinuousClock.Instant
+    ) -> MethodRouter {
+        var router = MethodRouter { error in
+            counters.record(error)
+            return WireMapping.errorBody(error)
+        }
+        router.on(Methods.Ping.self) { _, _, _ in Answer(PingResult()) }
+        router.on(Methods.Describe.self) { _, _, _ in Answer(.ligas) }
+        router.on(Methods.Status.self) { _, _, context in
+            Answer(status(context.statistics(), counters: counters, version: version, startedAt: startedAt))
+        }
+        router.on(Methods.Leagues.self) { _, request, _ in
+            sourced(await engine.leagues(policy: policy(request)), counters) { $0.map(WireMapping.league) }
+        }
+        router.on(Methods.Teams.self) { arguments, request, _ in
+            sourced(try await engine.teams(league: arguments.league, policy: policy(request)), counters) {
+                $0.map(WireMapping.team)
+            }
+        }
+        router.on(Methods.Players.self) { arguments, request, _ in
+            sourced(try await engine.players(team: arguments.team, policy: policy(request)), counters) {
+                $0.map(WireMapping.player)
+            }
+        }
+        router.on(Methods.Matches.self) { arguments, request, _ in
+            let loaded = try await engine.matches(league: arguments.league, team: arguments.team, policy: policy(request))
+            return sourced(loaded, counters, WireMapping.matches)
+        }
+        router.onStream(Methods.Image.self) { arguments, request, _ in
+            let loaded = try await engine.image(of: WireMapping.imageSubject(arguments), policy: policy(request))
+            counters.record(loaded.origin)
+            let stream = loaded.value
+            let header = StreamHeader(
+                contentType: stream.contentType, totalSize: stream.expectedLength.map(UInt64.init),
+                source: WireMapping.source(loaded.origin))
+            return (header, WireErrorChunks(base: stream))
+        }
+        return router
+    }
+
+    private static func policy(_ request: Request) -> LoadPolicy {
+        WireMapping.policy(request.cache)
+    }
+
+    /// A data result with where it came from, counted as a cache hit or miss.
+    private static func sourced<Value, Wire>(
+        _ loaded: Loaded<Value>, _ counters: DaemonCounters, _ map: (Value) -> Wire
+    ) -> Answer<Sourced<Wire>> {
+        counters.record(loaded.origin)
+        let source = WireMapping.source(loaded.origin)
+        return Answer(Sourced(source: source, value: map(loaded.value)), source: source)
+    }
+
+    private static func status(
+        _ server: ServerStatistics, counters: DaemonCounters, version: String, startedAt: ContinuousClock.Instant
+    ) -> DaemonStatus {
+        let counts = counters.snapshot
+        return DaemonStatus(
+            version: version, uptimeSeconds: UInt64((ContinuousClock.now - startedAt).components.seconds),
+            openConnections: UInt64(server.openConnections), inFlightRequests: UInt64(max(0, server.inFlightRequests)),
+            requestsServed: server.requestsServed, cacheHits: counts.cacheHits, cacheMisses: counts.cacheMisses,
+            remoteFailures: counts.remoteFailures)
+    }
+}
+
+/// An image stream whose failures are already wire errors, as the server expects.
+struct WireErrorChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+    let base: ImageStream
+
+    func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator()) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var base: ImageStream.Iterator
+
+        mutating func next() async throws -> Data? {
+            do { return try await base.next() } catch { throw WireMapping.errorBody(error) }
+        }
+    }
+}

@@ -45,11 +45,8 @@ public enum Daemon {
             engine: opened.engine, counters: DaemonCounters(), version: version, startedAt: started)
         precondition(router.unrouted.isEmpty, "no engine call answers \(router.unrouted)")
         let server = Server(
-            listener: listener, limits: configuration.limits, handler: router,
-            logger: logger,
-            logTags: ServerLogTags(
-                requestServed: LigasMessageID.requestServed.logTag, imageStreamed: LigasMessageID.imageStreamed.logTag,
-                clientProtocolError: LigasMessageID.clientProtocolError.logTag))
+            listener: listener, limits: configuration.limits, handler: router, logger: logger, logTags: logTags,
+            requestLog: requestLog(configuration, logger: logger))
 
         let stop = StopReason()
         let idleExit = activated ? configuration.idleExit : nil
@@ -91,6 +88,18 @@ public enum Daemon {
             "reason": "\(stop.reason)", "served": "\(server.statistics().requestsServed)",
         ]) { $1 })
         return 0
+    }
+
+    private static let logTags = ServerLogTags(
+        requestServed: LigasMessageID.requestServed.logTag, imageStreamed: LigasMessageID.imageStreamed.logTag,
+        clientProtocolError: LigasMessageID.clientProtocolError.logTag)
+
+    /// Each request's entry: straight to journald when that is where the log goes (the cheap
+    /// path: see `JournalRequestLog`), else through `logger` like every other entry.
+    private static func requestLog(_ configuration: DaemonConfiguration, logger: Logger) -> any RequestLog {
+        guard configuration.logTarget.resolved() == .journal else { return LoggerRequestLog(logger: logger, tags: logTags) }
+        let stderr = LogTarget.stderr.makeLogger(label: "ligasd", logLevel: configuration.logLevel)
+        return JournalRequestLog(logLevel: configuration.logLevel, fallback: LoggerRequestLog(logger: stderr, tags: logTags))
     }
 
     private static func validateCache(_ engine: LigasEngine, logger: Logger) async {

@@ -13,24 +13,24 @@ enum EngineMethods {
             counters.record(error)
             return WireMapping.errorBody(error)
         }
-        router.on(Methods.Ping.self) { _, _, _ in Answer(PingResult()) }
-        router.on(Methods.Describe.self) { _, _, _ in Answer(.ligas) }
-        router.on(Methods.Status.self) { _, _, context in
+        router.onNow(Methods.Ping.self) { _, _, _ in Answer(PingResult()) }
+        router.onNow(Methods.Describe.self) { _, _, _ in Answer(.ligas) }
+        router.onNow(Methods.Status.self) { _, _, context in
             Answer(status(context.statistics(), counters: counters, version: version, startedAt: startedAt))
         }
-        router.on(Methods.Leagues.self) { _, request, _ in
-            sourced(await engine.leagues(policy: policy(request)), counters) { $0.map(WireMapping.league) }
+        // Cache first: answered at once when the cache already holds them in memory.
+        let leagues = { @Sendable (loaded: Loaded<[LigasDomain.League]>) in sourced(loaded, counters) { $0.map(WireMapping.league) } }
+        router.on(Methods.Leagues.self, now: { _, request, _ in engine.leaguesNow(policy: policy(request)).map(leagues) }) {
+            _, request, _ in leagues(await engine.leagues(policy: policy(request)))
         }
-        router.on(Methods.Teams.self) { arguments, request, _ in
-            sourced(try await engine.teams(league: arguments.league, policy: policy(request)), counters) {
-                $0.map(WireMapping.team)
-            }
-        }
-        router.on(Methods.Players.self) { arguments, request, _ in
-            sourced(try await engine.players(team: arguments.team, policy: policy(request)), counters) {
-                $0.map(WireMapping.player)
-            }
-        }
+        let teams = { @Sendable (loaded: Loaded<[LigasDomain.Team]>) in sourced(loaded, counters) { $0.map(WireMapping.team) } }
+        router.on(Methods.Teams.self, now: { arguments, request, _ in
+            engine.teamsNow(league: arguments.league, policy: policy(request)).map(teams)
+        }) { arguments, request, _ in teams(try await engine.teams(league: arguments.league, policy: policy(request))) }
+        let players = { @Sendable (loaded: Loaded<[LigasDomain.Player]>) in sourced(loaded, counters) { $0.map(WireMapping.player) } }
+        router.on(Methods.Players.self, now: { arguments, request, _ in
+            engine.playersNow(team: arguments.team, policy: policy(request)).map(players)
+        }) { arguments, request, _ in players(try await engine.players(team: arguments.team, policy: policy(request))) }
         router.on(Methods.Matches.self) { arguments, request, _ in
             let loaded = try await engine.matches(league: arguments.league, team: arguments.team, policy: policy(request))
             return sourced(loaded, counters, WireMapping.matches)

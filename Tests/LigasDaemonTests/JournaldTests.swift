@@ -85,7 +85,7 @@ struct JournaldTests {
                 #expect(entry["LIGAS_DURATION_US"].flatMap(Int.init) != nil)
                 #expect(entry["LIGAS_CLIENT_PID"] == String(getpid()))
                 #expect(entry["LIGAS_CLIENT_UID"] == String(getuid()))
-                #expect(entry["CODE_FILE"]?.hasSuffix("RequestExchange.swift") == true)
+                #expect(entry["CODE_FILE"]?.hasSuffix("JournalRequestLog.swift") == true)
             }
             #expect(Set(served.compactMap { $0["LIGAS_REQUEST_ID"] }).count == expected.count, "distinct request ids")
             #expect(Set(served.compactMap { $0["LIGAS_CONNECTION"] }).count == 1, "all on the one connection")

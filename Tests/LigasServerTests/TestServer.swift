@@ -38,43 +38,52 @@ final class TestServer: Sendable {
 
 /// Answers `ping`, `status` and `describe` at once, `teams` with the league name echoed back after an
 /// optional gate, and `image` with a generated stream of `imageBytes` bytes that records how far it
-/// was read. Two leagues are special: "huge" answers `hugeTeamCount` teams (over 2 MiB encoded), and
-/// "hold" blocks the thread it runs on, the connection's queue, until `held` is released.
+/// was read. Some leagues are special: "ready" is answered at once (like a cache hit in memory),
+/// "huge" answers `hugeTeamCount` teams (over 2 MiB encoded), and "hold" blocks the thread it runs
+/// on, the connection's queue, until `held` is released. `handled` counts the requests that went
+/// to `handle` (in a task) rather than being answered at once.
 final class ScriptedHandler: RequestHandler, Sendable {
     let gate = Gate()
     let held = HeldThread()
     static let hugeTeamCount = 2500
     let imageBytes: Int
     let produced = Counter()
+    let handled = Counter()
     let streamTerminated = Gate()
 
     init(imageBytes: Int = 1 << 20) {
         self.imageBytes = imageBytes
     }
 
+    func answerNow(_ request: Request, context: RequestContext) -> HandlerOutcome? {
+        router.answerNow(request, context: context)
+    }
+
     func handle(_ request: Request, context: RequestContext) async -> HandlerOutcome {
-        await router.handle(request, context: context)
+        handled.add(1)
+        return await router.handle(request, context: context)
     }
 
     /// The script, as a table of routes: the same dispatch the daemon uses.
     private var router: MethodRouter {
         var router = MethodRouter { error in (error as? ErrorBody) ?? ErrorBody(code: .internal, message: "\(error)") }
-        router.on(Methods.Ping.self) { _, _, _ in Answer(PingResult()) }
-        router.on(Methods.Teams.self) { [gate, held] arguments, _, _ in
+        router.onNow(Methods.Ping.self) { _, _, _ in Answer(PingResult()) }
+        router.on(Methods.Teams.self, now: { arguments, _, _ in
+            arguments.league == "ready" ? Self.echo(arguments.league) : nil
+        }) { [gate, held] arguments, _, _ in
             if arguments.league == "slow" { await gate.wait() }
             if arguments.league == "hold" { held.hold() }
             if arguments.league == "huge" { return Answer(Sourced(source: .cache, value: Self.hugeTeams), source: .cache) }
-            let team = LigasProtocol.Team(id: arguments.league, name: arguments.league, logoURL: URL(string: "https://x.test/a.png")!, dataSource: "test")
-            return Answer(Sourced(source: .cache, value: [team]), source: .cache)
+            return Self.echo(arguments.league)
         }
-        router.on(Methods.Status.self) { _, _, context in
+        router.onNow(Methods.Status.self) { _, _, context in
             let counters = context.statistics()
             return Answer(DaemonStatus(
                 version: "test", uptimeSeconds: 0, openConnections: UInt64(counters.openConnections),
                 inFlightRequests: UInt64(max(0, counters.inFlightRequests)), requestsServed: counters.requestsServed,
                 cacheHits: 0, cacheMisses: 0, remoteFailures: 0))
         }
-        router.on(Methods.Describe.self) { _, _, _ in Answer(.ligas) }
+        router.onNow(Methods.Describe.self) { _, _, _ in Answer(.ligas) }
         router.onStream(Methods.Image.self) { [imageBytes, produced, streamTerminated] _, _, _ in
             (StreamHeader(contentType: "image/png", totalSize: UInt64(imageBytes), source: .cache),
              GeneratedBytes(total: imageBytes, produced: produced, terminated: streamTerminated))
@@ -84,6 +93,12 @@ final class ScriptedHandler: RequestHandler, Sendable {
 }
 
 extension ScriptedHandler {
+    /// One team named after the league asked for.
+    static func echo(_ league: String) -> Answer<TeamsResult> {
+        let team = LigasProtocol.Team(id: league, name: league, logoURL: URL(string: "https://x.test/a.png")!, dataSource: "test")
+        return Answer(Sourced(source: .cache, value: [team]), source: .cache)
+    }
+
     /// About 2.5 MB of teams once encoded: more than the server's own 1 MiB frame limit.
     static let hugeTeams = (0..<hugeTeamCount).map { index in
         LigasProtocol.Team(

@@ -71,6 +71,8 @@ extension LigasEngine {
                     ].merging(remoteFallbackMetadata) { $1 })
                 }).sharingFlights(),
             imageLoader: .cacheFirst(cache: imageCache, remote: remoteImages),
+            teamsCache: teamsCache,
+            playersCache: playersCache,
             cacheValidation: ValidateCacheUseCase(
                 feeds: feedStore, images: imageStore, currentDate: currentDate, policy: policy),
             knownImages: KnownImageURLs(sourceBaseURLs: configuration.sources.map(\.baseURL)),

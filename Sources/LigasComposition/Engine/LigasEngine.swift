@@ -12,6 +12,9 @@ public struct LigasEngine: Sendable {
     let playersLoader: PolicyRoutingLoader<String, [Player]>
     let matchesLoader: PolicyRoutingLoader<String, Matches>
     let imageLoader: PolicyRoutingLoader<URL, ImageStream>
+    /// The caches behind the loaders, for answers that are ready now (`LigasEngine+ReadyNow`).
+    let teamsCache: LocalFeedLoader<String, [Team]>
+    let playersCache: LocalFeedLoader<String, [Player]>
     let cacheValidation: ValidateCacheUseCase
     let knownImages: KnownImageURLs
     let cachedImageReferences: CachedImageReferences

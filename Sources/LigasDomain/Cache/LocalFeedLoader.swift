@@ -45,6 +45,16 @@ public struct LocalFeedLoader<Key: Hashable & Sendable, Resource: Codable & Send
         return Loaded(resource, from: .cache)
     }
 
+    /// What `load` would deliver, if it can be told without touching the store: a valid entry
+    /// already decoded in memory. Nil means "ask `load`" (nothing in memory, or expired), not
+    /// "nothing cached". Synchronous, so a server can answer a cache hit without a task.
+    public func loadFromMemory(_ key: Key) -> Loaded<Resource>? {
+        guard let remembered = memo.entry(for: feedKey(key).cacheKey),
+              policy.validate(remembered.timestamp, against: currentDate())
+        else { return nil }
+        return Loaded(remembered.resource, from: .cache)
+    }
+
     /// Replaces the cached entry for `key`, stamped with the current date.
     public func save(_ resource: Resource, for key: Key) throws {
         let cacheKey = feedKey(key).cacheKey

@@ -28,6 +28,11 @@ public struct LoadLeaguesUseCase: Sendable {
         return Loaded(bootstrap, from: .builtIn)
     }
 
+    /// The cached list, when it is already in memory (see `LocalFeedLoader.loadFromMemory`).
+    public func loadFromMemory(policy: LoadPolicy = .default) -> Loaded<[League]>? {
+        policy == .refresh ? nil : cache.loadFromMemory(AllLeagues())
+    }
+
     /// Deletes a cached list that differs from the bootstrap list; true if it did.
     public func discardOutdatedCache() async throws -> Bool {
         guard let cached = try? await cache.load(AllLeagues()).value, cached != bootstrap else { return false }

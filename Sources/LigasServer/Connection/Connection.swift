@@ -44,6 +44,7 @@ final class Connection: @unchecked Sendable {
     private let events: ConnectionEvents
     private var logger: Logger
     private let logTags: ServerLogTags
+    private let requestLog: any RequestLog
 
     private var readSource: (any DispatchSourceRead)?
     private var writeSource: (any DispatchSourceWrite)?
@@ -68,16 +69,18 @@ final class Connection: @unchecked Sendable {
     /// `peer`: the client's credentials, read by the server when it accepted the socket.
     init(
         id: UInt64, fd: Int32, peer: PeerCredentials?, limits: ServerLimits, handler: any RequestHandler,
-        events: ConnectionEvents, logger: Logger, logTags: ServerLogTags = ServerLogTags()
+        events: ConnectionEvents, logger: Logger, logTags: ServerLogTags = ServerLogTags(),
+        requestLog: (any RequestLog)? = nil, queue target: DispatchQueue? = nil
     ) {
         self.logTags = logTags
+        self.requestLog = requestLog ?? LoggerRequestLog(logger: logger, tags: logTags)
         self.id = id
         self.fd = fd
         self.peer = peer
         self.limits = limits
         self.handler = handler
         self.events = events
-        self.queue = DispatchQueue(label: "ligasd.connection.\(id)")
+        self.queue = DispatchQueue(label: "ligasd.connection", target: target)
         queue.setSpecific(key: Self.queueKey, value: id)
         self.executor = QueueTaskExecutor(queue: queue)
         self.decoder = FrameDecoder(maxFrameSize: limits.maxFrameSize)
@@ -313,13 +316,56 @@ final class Connection: @unchecked Sendable {
             logger.notice("client protocol error", metadata: metadata)
             return sendError(requestID, error)
         }
+        let started = ContinuousClock.now
         let context = RequestContext(
             requestID: requestID, connectionID: id, peer: peer, statistics: events.statistics)
-        let exchange = RequestExchange(connection: self, requestID: requestID, request: request, chunkSize: session.chunkSize)
-        events.requestStarted()
-        inFlight[requestID] = Task(executorPreference: executor) { [handler, logger, logTags] in
-            await exchange.run(handler: handler, context: context, logger: logger, logTags: logTags)
+        let entry = requestLog.isEnabled
+            ? RequestLogEntry(connectionID: id, peer: peer, requestID: requestID, request: request, durationMicroseconds: 0)
+            : nil
+        if request.deadlineMs == 0 {
+            return answerNow(requestID, .failure(.deadlinePassed), entry: entry, started: started)
         }
+        if let outcome = handler.answerNow(request, context: context) {
+            return answerNow(requestID, outcome, entry: entry, started: started)
+        }
+        let exchange = RequestExchange(
+            connection: self, requestID: requestID, request: request, chunkSize: session.chunkSize, entry: entry)
+        events.requestStarted()
+        inFlight[requestID] = Task(executorPreference: executor) { [handler, requestLog] in
+            await exchange.run(handler: handler, context: context, log: requestLog)
+        }
+    }
+
+    /// Sends an answer that was ready at once, from the read handler itself: no task, no hop.
+    private func answerNow(_ requestID: UInt32, _ outcome: HandlerOutcome, entry: RequestLogEntry?, started: ContinuousClock.Instant) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        var entry = entry
+        let sent: Bool
+        switch outcome {
+        case .reply(let reply, let source):
+            entry?.source = source
+            sent = sendAtOnce(requestID) { try encoder.appendResponse(id: requestID, reply, to: &$0) }
+        case .failure(let error):
+            entry?.errorCode = error.code
+            sent = sendAtOnce(requestID) { try encoder.appendError(id: requestID, error, to: &$0) }
+        case .stream:
+            preconditionFailure("RequestHandler.answerNow returned a stream")
+        }
+        events.requestAnsweredAtOnce()
+        guard sent, var entry else { return }
+        entry.durationMicroseconds = (ContinuousClock.now - started).wholeMicroseconds
+        requestLog.write(entry)
+    }
+
+    /// Queues the final frame of a request answered at once, judged like every answer: a client
+    /// whose unread answers pass `maxOutputBytes` does not read, and is closed. Returns false when
+    /// the frame could not be queued or was replaced by an error (see `enqueueAnswer`).
+    private func sendAtOnce(_ requestID: UInt32, _ encode: (inout [UInt8]) throws -> Void) -> Bool {
+        guard output.count <= limits.maxOutputBytes else {
+            teardown(reason: "client not reading: \(output.count) bytes unread")
+            return false
+        }
+        return enqueueAnswer(requestID, encode)
     }
 
     private func cancel(_ requestID: UInt32) {
@@ -515,6 +561,8 @@ struct ConnectionEvents: Sendable {
     let closed: @Sendable (Connection, _ cancelledRequests: Int) -> Void
     let requestStarted: @Sendable () -> Void
     let requestFinished: @Sendable () -> Void
+    /// A request answered at once (never in flight) was served.
+    let requestAnsweredAtOnce: @Sendable () -> Void
     /// +1 when a stream starts waiting for room, -1 when it stops waiting.
     let streamsPaused: @Sendable (Int) -> Void
     let statistics: @Sendable () -> ServerStatistics

@@ -1,58 +1,49 @@
 import Crypto
 import Foundation
 import LigasProtocol
-import Logging
 
-/// One request's life on the server side: run the handler (within the request's deadline),
-/// then send its reply, or stream its bytes with backpressure, or send its error. Logs one
-/// entry per request served.
+/// One request's life on the server side when its answer is not ready at once: run the handler
+/// (within the request's deadline), then send its reply, or stream its bytes with backpressure,
+/// or send its error. Leaves one log entry.
 struct RequestExchange: Sendable {
     let connection: Connection
     let requestID: UInt32
     let request: Request
     let chunkSize: Int
+    /// The entry this request will leave in the log (nil when the log leaves it out).
+    var entry: RequestLogEntry?
 
-    func run(handler: any RequestHandler, context: RequestContext, logger: Logger, logTags: ServerLogTags) async {
+    func run(handler: any RequestHandler, context: RequestContext, log: any RequestLog) async {
         let started = ContinuousClock.now
-        var metadata: Logger.Metadata = [
-            "request-id": "\(requestID)", "method": "\(request.method.name)",
-            "arguments": "\(request.call.argumentsText)", "cache-policy": "\(request.cache.rawValue)",
-        ]
+        var entry = entry
         let outcome = await Self.withDeadline(request.deadlineMs) {
             await handler.handle(request, context: context)
         }
         switch outcome {
         case .reply(let reply, let source):
-            if let source { metadata["source"] = "\(source.rawValue)" }
+            entry?.source = source
             guard await connection.send(requestID, final: true, { encoder, out in
                 try encoder.appendResponse(id: requestID, reply, to: &out)
             }) else { return }
         case .failure(let error):
-            metadata["error-code"] = "\(error.code)"
+            entry?.errorCode = error.code
             guard await connection.send(requestID, final: true, { encoder, out in
                 try encoder.appendError(id: requestID, error, to: &out)
             }) else { return }
         case .stream(let header, let chunks):
-            metadata["source"] = "\(header.source.rawValue)"
+            entry?.source = header.source
             let streamed = await stream(header, chunks)
-            metadata["bytes"] = "\(streamed.bytes)"
-            metadata["chunks"] = "\(streamed.chunks)"
-            metadata["outcome"] = "\(streamed.outcome)"
-            if let code = streamed.errorCode { metadata["error-code"] = "\(code)" }
-            metadata["duration-us"] = "\(Self.microseconds(since: started))"
-            metadata.tag(logTags.imageStreamed)
-            logger.info("image stream \(streamed.outcome)", metadata: metadata)
-            return
+            entry?.stream = streamed.summary
+            entry?.errorCode = streamed.errorCode
         }
-        metadata["duration-us"] = "\(Self.microseconds(since: started))"
-        metadata.tag(logTags.requestServed)
-        logger.info("request served", metadata: metadata)
+        if var entry {
+            entry.durationMicroseconds = (ContinuousClock.now - started).wholeMicroseconds
+            log.write(entry)
+        }
     }
 
     private struct Streamed {
-        var bytes = 0
-        var chunks = 0
-        var outcome = "complete"
+        var summary = RequestLogEntry.StreamSummary()
         var errorCode: ErrorCode?
     }
 
@@ -63,7 +54,7 @@ struct RequestExchange: Sendable {
         guard await connection.send(requestID, final: false, { encoder, out in
             try encoder.appendStreamHeader(id: requestID, header, to: &out)
         }) else {
-            streamed.outcome = "cancelled"
+            streamed.summary.outcome = .cancelled
             return streamed
         }
         var hasher = SHA256()
@@ -72,26 +63,26 @@ struct RequestExchange: Sendable {
                 var offset = chunk.startIndex
                 while offset < chunk.endIndex {
                     guard await connection.waitForRoom(requestID), !Task.isCancelled else {
-                        streamed.outcome = "cancelled"
+                        streamed.summary.outcome = .cancelled
                         return streamed
                     }
                     let end = chunk.index(offset, offsetBy: chunkSize, limitedBy: chunk.endIndex) ?? chunk.endIndex
                     let piece = chunk[offset..<end]
                     offset = end
                     hasher.update(data: piece)
-                    streamed.bytes += piece.count
-                    streamed.chunks += 1
+                    streamed.summary.bytes += piece.count
+                    streamed.summary.chunks += 1
                     guard await connection.send(requestID, final: false, { encoder, out in
                         try encoder.appendStreamChunk(id: requestID, piece, to: &out)
                     }) else {
-                        streamed.outcome = "cancelled"
+                        streamed.summary.outcome = .cancelled
                         return streamed
                     }
                 }
             }
         } catch {
             let body = (error as? ErrorBody) ?? ErrorBody(code: .internal, message: "stream failed: \(error)")
-            streamed.outcome = "failed"
+            streamed.summary.outcome = .failed
             streamed.errorCode = body.code
             _ = await connection.send(requestID, final: true) { encoder, out in
                 try encoder.appendError(id: requestID, body, to: &out)
@@ -99,14 +90,14 @@ struct RequestExchange: Sendable {
             return streamed
         }
         guard !Task.isCancelled else {
-            streamed.outcome = "cancelled"
+            streamed.summary.outcome = .cancelled
             return streamed
         }
-        let end = StreamEnd(totalBytes: UInt64(streamed.bytes), sha256: Data(hasher.finalize()))
+        let end = StreamEnd(totalBytes: UInt64(streamed.summary.bytes), sha256: Data(hasher.finalize()))
         if !(await connection.send(requestID, final: true, { encoder, out in
             try encoder.appendStreamEnd(id: requestID, end, to: &out)
         })) {
-            streamed.outcome = "cancelled"
+            streamed.summary.outcome = .cancelled
         }
         return streamed
     }
@@ -115,7 +106,7 @@ struct RequestExchange: Sendable {
     static func withDeadline(
         _ deadlineMs: UInt32?, _ work: @escaping @Sendable () async -> HandlerOutcome
     ) async -> HandlerOutcome {
-        let exceeded = HandlerOutcome.failure(ErrorBody(code: .deadlineExceeded, message: "the request's deadline passed"))
+        let exceeded = HandlerOutcome.failure(.deadlinePassed)
         guard let deadlineMs else { return await work() }
         guard deadlineMs > 0 else { return exceeded }
         return await withTaskGroup(of: HandlerOutcome?.self) { group in
@@ -129,8 +120,8 @@ struct RequestExchange: Sendable {
             return first ?? exceeded
         }
     }
+}
 
-    private static func microseconds(since start: ContinuousClock.Instant) -> Int64 {
-        (ContinuousClock.now - start).wholeMicroseconds
-    }
+extension ErrorBody {
+    static let deadlinePassed = ErrorBody(code: .deadlineExceeded, message: "the request's deadline passed")
 }

@@ -12,11 +12,16 @@ public struct Answer<Result: Sendable>: Sendable {
     }
 }
 
-/// Dispatches each request to the function registered for its method (`Methods.all` is the
+/// Dispatches each request to the functions registered for its method (`Methods.all` is the
 /// table). The functions get typed arguments and return typed results; a thrown error becomes
 /// the error frame that `failure` makes of it.
 public struct MethodRouter: RequestHandler {
-    public typealias Route = @Sendable (Request, RequestContext) async -> HandlerOutcome
+    private struct Route: Sendable {
+        /// Answers ready now, if any (see `RequestHandler.answerNow`).
+        var now: (@Sendable (Request, RequestContext) -> HandlerOutcome?)?
+        var later: @Sendable (Request, RequestContext) async -> HandlerOutcome
+    }
+
     private var routes: [String: Route] = [:]
     private let failure: @Sendable (any Error) -> ErrorBody
 
@@ -24,14 +29,41 @@ public struct MethodRouter: RequestHandler {
         self.failure = failure
     }
 
-    /// Answers `method` with one result.
+    /// Answers `method` with one result, waiting as long as it takes.
     public mutating func on<M: RPCMethod>(
         _ method: M.Type, _ answer: @escaping @Sendable (M.Arguments, Request, RequestContext) async throws -> Answer<M.Result>
     ) {
+        on(method, now: nil, answer)
+    }
+
+    /// Answers `method` at once, always: nothing it does waits (`ping`, `status`, `describe`).
+    public mutating func onNow<M: RPCMethod>(
+        _ method: M.Type, _ answer: @escaping @Sendable (M.Arguments, Request, RequestContext) throws -> Answer<M.Result>
+    ) {
+        on(method, now: answer, answer)
+    }
+
+    /// Answers `method` at once when `now` has its result ready (a cache hit in memory), else
+    /// with `later`.
+    public mutating func on<M: RPCMethod>(
+        _ method: M.Type,
+        now: (@Sendable (M.Arguments, Request, RequestContext) throws -> Answer<M.Result>?)?,
+        _ later: @escaping @Sendable (M.Arguments, Request, RequestContext) async throws -> Answer<M.Result>
+    ) {
         precondition(!M.streams, "\(M.name) streams: register it with onStream")
-        routes[M.name] = { [failure] request, context in
+        let immediate = now.map { now in
+            { @Sendable [failure] (request: Request, context: RequestContext) -> HandlerOutcome? in
+                do {
+                    guard let answered = try now(Self.arguments(M.self, of: request), request, context) else { return nil }
+                    return .reply(Reply(M.self, answered.result), source: answered.source)
+                } catch {
+                    return .failure(failure(error))
+                }
+            }
+        }
+        routes[M.name] = Route(now: immediate) { [failure] request, context in
             do {
-                let answered = try await answer(Self.arguments(M.self, of: request), request, context)
+                let answered = try await later(Self.arguments(M.self, of: request), request, context)
                 return .reply(Reply(M.self, answered.result), source: answered.source)
             } catch {
                 return .failure(failure(error))
@@ -47,7 +79,7 @@ public struct MethodRouter: RequestHandler {
             -> (header: M.Result, chunks: any AsyncSequence<Data, any Error> & Sendable)
     ) where M.Result == StreamHeader {
         precondition(M.streams, "\(M.name) does not stream: register it with on")
-        routes[M.name] = { [failure] request, context in
+        routes[M.name] = Route(now: nil) { [failure] request, context in
             do {
                 let (header, chunks) = try await answer(Self.arguments(M.self, of: request), request, context)
                 return .stream(header, chunks: chunks)
@@ -62,13 +94,20 @@ public struct MethodRouter: RequestHandler {
         Methods.all.map { $0.name }.filter { routes[$0] == nil }
     }
 
+    public func answerNow(_ request: Request, context: RequestContext) -> HandlerOutcome? {
+        guard let route = routes[request.method.name] else { return unknown(request) }
+        return route.now?(request, context)
+    }
+
     public func handle(_ request: Request, context: RequestContext) async -> HandlerOutcome {
-        guard let route = routes[request.method.name] else {
-            return .failure(ErrorBody(
-                code: .unknownMethod, message: "method \"\(request.method.name)\" is not served",
-                details: ["method": request.method.name]))
-        }
-        return await route(request, context)
+        guard let route = routes[request.method.name] else { return unknown(request) }
+        return await route.later(request, context)
+    }
+
+    private func unknown(_ request: Request) -> HandlerOutcome {
+        .failure(ErrorBody(
+            code: .unknownMethod, message: "method \"\(request.method.name)\" is not served",
+            details: ["method": request.method.name]))
     }
 
     private static func arguments<M: RPCMethod>(_ method: M.Type, of request: Request) -> M.Arguments {

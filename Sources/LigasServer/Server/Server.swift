@@ -18,7 +18,13 @@ public final class Server: @unchecked Sendable {
     private let handler: any RequestHandler
     private let logger: Logger
     private let logTags: ServerLogTags
-    private let queue = DispatchQueue(label: "ligasd.server")
+    private let requestLog: any RequestLog
+    /// Where every connection's queue (and this server's) runs: Dispatch's global queue, which
+    /// keeps about as many threads as there are cores. A queue with no target would go to the
+    /// overcommit pool instead, which may start a thread per busy queue: hundreds of them under
+    /// a thousand connections, and a daemon that one blocking call can then hang.
+    private static let target = DispatchQueue.global()
+    private let queue = DispatchQueue(label: "ligasd.server", target: Server.target)
 
     private var acceptSource: (any DispatchSourceRead)?
     private var connections: [UInt64: Connection] = [:]
@@ -36,15 +42,17 @@ public final class Server: @unchecked Sendable {
     private var idleAfter: Duration?
 
     /// `logTags`: metadata for the server's notable log entries (ligasd: its journal MESSAGE_IDs).
+    /// `requestLog`: where each request's entry goes; by default through `logger`.
     public init(
         listener: ListeningSocket, limits: ServerLimits = ServerLimits(), handler: any RequestHandler, logger: Logger,
-        logTags: ServerLogTags = ServerLogTags()
+        logTags: ServerLogTags = ServerLogTags(), requestLog: (any RequestLog)? = nil
     ) {
         self.listener = listener
         self.limits = limits
         self.handler = handler
         self.logger = logger
         self.logTags = logTags
+        self.requestLog = requestLog ?? LoggerRequestLog(logger: logger, tags: logTags)
     }
 
     /// Starts accepting. With `idleExit`, `onIdle` runs once the server has had no connection and
@@ -180,9 +188,10 @@ public final class Server: @unchecked Sendable {
                 closed: { [weak self] connection, cancelled in self?.connectionClosed(connection, cancelled: cancelled) },
                 requestStarted: { [weak self] in self?.countRequest(started: true) },
                 requestFinished: { [weak self] in self?.countRequest(started: false) },
+                requestAnsweredAtOnce: { [weak self] in self?.stats.withLock { $0.requestsServed += 1 } },
                 streamsPaused: { [weak self] change in self?.countPausedStreams(change) },
                 statistics: { [weak self] in self?.statistics() ?? ServerStatistics() }),
-            logger: logger, logTags: logTags)
+            logger: logger, logTags: logTags, requestLog: requestLog, queue: Self.target)
         nextConnectionID += 1
         connections[connection.id] = connection
         if let uid = peer?.uid { connectionsPerUID[uid, default: 0] += 1 }

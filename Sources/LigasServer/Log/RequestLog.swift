@@ -1,0 +1,42 @@
+import LigasProtocol
+
+/// Where the server writes the one entry each request leaves: "request served" for an answer or
+/// an error, "image stream complete|cancelled|failed" for a stream.
+///
+/// A protocol of its own rather than a `Logger` call, because it runs for every request: the
+/// entry is a plain struct, and a writer can lay it out with no metadata dictionary and no
+/// interpolated strings (ligasd's journal writer prepares its fixed fields once).
+public protocol RequestLog: Sendable {
+    /// False when the log level leaves such entries out: the server then builds none.
+    var isEnabled: Bool { get }
+    func write(_ entry: RequestLogEntry)
+}
+
+/// One request's log entry.
+public struct RequestLogEntry: Sendable {
+    public let connectionID: UInt64
+    public let peer: PeerCredentials?
+    public let requestID: UInt32
+    public let request: Request
+    /// Where a data result came from.
+    public var source: ResultSource?
+    public var errorCode: ErrorCode?
+    public var durationMicroseconds: Int64
+    /// For a stream: what was sent and how it ended; nil for a single answer.
+    public var stream: StreamSummary?
+
+    /// What an image stream sent.
+    public struct StreamSummary: Sendable {
+        public enum Outcome: String, Sendable {
+            case complete, cancelled, failed
+        }
+
+        public var bytes = 0
+        public var chunks = 0
+        public var outcome = Outcome.complete
+    }
+
+    public var message: String {
+        stream.map { "image stream \($0.outcome.rawValue)" } ?? "request served"
+    }
+}

@@ -35,10 +35,15 @@ final class ClientConnection: @unchecked Sendable {
         var peakBuffered = 0
         /// Times the connection stopped reading its socket.
         var pauses = 0
+        /// Answers their callers read themselves, within `answerHereBudget` (see `call`).
+        var answersTakenHere = 0
     }
 
     enum Pending {
         case unary(CheckedContinuation<[UInt8], any Error>)
+        /// A unary request whose caller has no continuation waiting yet: its answer goes to
+        /// `answeredHere` until the caller takes it (see `call`).
+        case unaryHere
         case streamHeader(CheckedContinuation<OpenedStream, any Error>)
         case streaming(StreamReceiver)
     }
@@ -49,6 +54,8 @@ final class ClientConnection: @unchecked Sendable {
     private var decoder = FrameDecoder()
     private var encoder = FrameEncoder()
     private var pending: [UInt32: Pending] = [:]
+    /// Answers of `.unaryHere` requests, until their callers take them.
+    private var answeredHere: [UInt32: Result<[UInt8], any Error>] = [:]
     private var helloWaiter: CheckedContinuation<NegotiatedSession, any Error>?
     /// What this side announced, to check the server's reply against.
     private var sentHello: Hello?
@@ -57,8 +64,9 @@ final class ClientConnection: @unchecked Sendable {
     private var flow = FlowStatistics()
     private var readingPaused = false
 
-    init(socket: ClientSocket) {
+    init(socket: ClientSocket, answerHereBudget: Duration = ClientConnection.defaultAnswerHereBudget) {
         self.socket = socket
+        self.answerHereBudget = answerHereBudget
     }
 
     // MARK: - Handshake
@@ -85,21 +93,53 @@ final class ClientConnection: @unchecked Sendable {
 
     // MARK: - Calls
 
+    /// How long a caller alone on the connection waits for its answer right where it is (see `call`).
+    static let defaultAnswerHereBudget: Duration = .milliseconds(2)
+    private let answerHereBudget: Duration
+
     /// Sends a request and waits for its (non-stream) response payload.
+    ///
+    /// A caller alone on the connection first waits for the answer right here, on its own thread,
+    /// for up to `answerHereBudget`: a daemon answering from its cache answers well within it, and
+    /// the answer then needs no thread hop at all (no Dispatch read source firing on another thread,
+    /// no wake-up of a task). Past the budget, or with other requests in flight, the answer comes
+    /// through the read source and a continuation, as for every other frame.
     func call(_ request: Request) async throws -> [UInt8] {
-        let id = queue.sync { allocateID() }
+        try Task.checkCancellation()
+        let (id, answered) = queue.sync { callHere(request) }
+        if let answered { return try answered.get() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                // Synchronously, on the caller's thread: no thread wake-up just to write.
                 queue.sync { [self] in
-                    if let failure { return continuation.resume(throwing: failure) }
+                    if let answer = answeredHere.removeValue(forKey: id) { return continuation.resume(with: answer) }
                     pending[id] = .unary(continuation)
-                    send(request, id: id)
                 }
             }
         } onCancel: {
             self.cancel(id)
         }
+    }
+
+    /// Sends `request`; if nothing else is in flight, reads its answer here within the budget.
+    private func callHere(_ request: Request) -> (UInt32, Result<[UInt8], any Error>?) {
+        let id = allocateID()
+        if let failure { return (id, .failure(failure)) }
+        let alone = pending.isEmpty && !readingPaused
+        pending[id] = .unaryHere
+        send(request, id: id)
+        if alone {
+            let deadline = ContinuousClock.now + answerHereBudget
+            while failure == nil, answeredHere[id] == nil, ContinuousClock.now < deadline {
+                var waiting = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
+                let remaining = (deadline - ContinuousClock.now).wholeMicroseconds
+                let ready = poll(&waiting, 1, Int32(clamping: (remaining + 999) / 1000))
+                if ready < 0, errno != EINTR { break }
+                if ready > 0, readOnce(honouringFlowControl: true) == .closed { fail(.connectionClosed) }
+            }
+        }
+        let answered = answeredHere.removeValue(forKey: id)
+        if answered != nil { flow.answersTakenHere += 1 }
+        return (id, answered)
     }
 
     /// Sends a request whose answer is a stream; returns its header and its chunks.
@@ -125,6 +165,7 @@ final class ClientConnection: @unchecked Sendable {
             guard let entry = pending.removeValue(forKey: id) else { return }
             switch entry {
             case .unary(let continuation): continuation.resume(throwing: CancellationError())
+            case .unaryHere: answeredHere[id] = .failure(CancellationError())
             case .streamHeader(let continuation): continuation.resume(throwing: CancellationError())
             case .streaming(let receiver): receiver.abandon()
             }
@@ -227,7 +268,7 @@ final class ClientConnection: @unchecked Sendable {
         guard failure == nil, let readSource else { return }
         let awaitingAnswers = pending.values.contains { entry in
             switch entry {
-            case .unary, .streamHeader: true
+            case .unary, .unaryHere, .streamHeader: true
             case .streaming(let receiver): receiver.consumerIsWaiting
             }
         }
@@ -289,6 +330,7 @@ final class ClientConnection: @unchecked Sendable {
     private func complete(_ id: UInt32, with result: Result<[UInt8], any Error>) {
         switch pending.removeValue(forKey: id) {
         case .unary(let continuation): continuation.resume(with: result)
+        case .unaryHere: answeredHere[id] = result
         case .streamHeader(let continuation):
             continuation.resume(with: result.flatMap { _ in .failure(ClientError.protocolViolation("expected a stream")) })
         case .streaming(let receiver):
@@ -311,8 +353,10 @@ final class ClientConnection: @unchecked Sendable {
             case .unary(let continuation): continuation.resume(throwing: error)
             case .streamHeader(let continuation): continuation.resume(throwing: error)
             case .streaming(let receiver): receiver.finish(throwing: error)
+            case .unaryHere: break
             }
         }
+        for case (let id, .unaryHere) in entries { answeredHere[id] = .failure(error) }
         readSource?.cancel()
         if readingPaused {
             readingPaused = false

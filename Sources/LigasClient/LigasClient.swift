@@ -27,7 +27,13 @@ public final class LigasClient: Sendable {
         socketPath: String = SocketLocation.default(), agent: String = "ligas-client/\(ReleaseVersion.current)",
         requestDeadline: Duration? = nil
     ) async throws -> LigasClient {
-        let connection = ClientConnection(socket: try ClientSocket.connect(path: socketPath))
+        try await connect(socketPath: socketPath, agent: agent, requestDeadline: requestDeadline, answerHereBudget: ClientConnection.defaultAnswerHereBudget)
+    }
+
+    static func connect(
+        socketPath: String, agent: String, requestDeadline: Duration?, answerHereBudget: Duration
+    ) async throws -> LigasClient {
+        let connection = ClientConnection(socket: try ClientSocket.connect(path: socketPath), answerHereBudget: answerHereBudget)
         let session = try await connection.start(hello: Hello(agent: agent))
         return LigasClient(connection: connection, session: session, requestDeadline: requestDeadline)
     }

@@ -44,7 +44,11 @@ let package = Package(
         ),
         .target(
             name: "LigasCacheStore",
-            dependencies: ["LigasDomain", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "LigasDomain", .product(name: "GRDB", package: "GRDB.swift"),
+                // SHA-256 of each image, once, when it is cached (streams then send it as it is)
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .target(
             name: "LigasComposition",
@@ -137,7 +141,10 @@ let package = Package(
         .testTarget(name: "LigasRemoteTests", dependencies: ["LigasRemote", "LigasTestSupport"]),
         .testTarget(
             name: "LigasCacheStoreTests",
-            dependencies: ["LigasCacheStore", "LigasTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "LigasCacheStore", "LigasTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(name: "LigasProtocolTests", dependencies: ["LigasProtocol", "LigasTestSupport"]),
         .testTarget(

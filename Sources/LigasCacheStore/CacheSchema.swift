@@ -41,6 +41,12 @@ enum CacheSchema {
             }
             try db.alter(table: "image") { t in t.drop(column: "bytes") }
         }
+        // Each image's SHA-256, computed once when it is cached: streaming it again and again from
+        // the cache then costs no hashing. Images cached before have none, and are hashed as they
+        // stream.
+        migrator.registerMigration("v3: image digests") { db in
+            try db.alter(table: "image") { t in t.add(column: "sha256", .blob) }
+        }
         return migrator
     }
 

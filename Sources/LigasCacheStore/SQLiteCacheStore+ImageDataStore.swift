@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 import LigasDomain
@@ -9,7 +10,7 @@ extension SQLiteCacheStore: ImageDataStore {
         let key = url.absoluteString
         let found = try write { db -> Row? in
             guard let row = try Row.fetchOne(
-                db, sql: "SELECT content_type, size, saved_at FROM image WHERE url = ?", arguments: [key])
+                db, sql: "SELECT content_type, size, saved_at, sha256 FROM image WHERE url = ?", arguments: [key])
             else { return nil }
             try db.execute(sql: "UPDATE image SET last_used = (SELECT MAX(last_used) + 1 FROM image) WHERE url = ?", arguments: [key])
             return row
@@ -19,7 +20,7 @@ extension SQLiteCacheStore: ImageDataStore {
         let savedAt: Double = row["saved_at"]
         return StoredImage(
             contentType: row["content_type"], size: size, timestamp: Date(timeIntervalSinceReferenceDate: savedAt),
-            pieceCount: max(1, (size + CacheSchema.pieceSize - 1) / CacheSchema.pieceSize)
+            pieceCount: max(1, (size + CacheSchema.pieceSize - 1) / CacheSchema.pieceSize), sha256: row["sha256"]
         ) { [self] index in
             // The same image (same save time and size) or nothing: never a piece of its replacement.
             let piece = try read { db in
@@ -52,10 +53,13 @@ extension SQLiteCacheStore: ImageDataStore {
             try evictLeastRecentlyUsed(db, toFit: size)
             try db.execute(
                 sql: """
-                    INSERT INTO image (url, content_type, size, saved_at, last_used)
-                    VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(last_used), 0) + 1 FROM image))
+                    INSERT INTO image (url, content_type, size, saved_at, sha256, last_used)
+                    VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(last_used), 0) + 1 FROM image))
                     """,
-                arguments: [key, cached.image.contentType, size, cached.timestamp.timeIntervalSinceReferenceDate])
+                arguments: [
+                    key, cached.image.contentType, size, cached.timestamp.timeIntervalSinceReferenceDate,
+                    Data(SHA256.hash(data: cached.image.bytes)),
+                ])
             try CacheSchema.insertPieces(of: cached.image.bytes, url: key, into: db)
         }
     }

@@ -42,7 +42,7 @@ enum EngineMethods {
             let header = StreamHeader(
                 contentType: stream.contentType, totalSize: stream.expectedLength.map(UInt64.init),
                 source: WireMapping.source(loaded.origin))
-            return (header, WireErrorChunks(base: stream))
+            return OutgoingStream(header: header, chunks: WireErrorChunks(base: stream), sha256: stream.sha256)
         }
         return router
     }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 import LigasCacheStore
@@ -214,5 +215,19 @@ struct SQLiteImageCacheTests {
         #expect(try store.deleteImages(savedAtOrBefore: old.timestamp) == 1)
         let leftover = try DatabaseQueue(path: fileURL.path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM image_piece") }
         #expect(leftover == 0)
+    }
+
+    @Test("Each cached image keeps its SHA-256, computed once when it is saved; one cached before digests were kept has none")
+    func keepsEachImageDigest() throws {
+        let store = try SQLiteCacheStore(fileURL: fileURL)
+        let big = image(600_000)
+        try store.insertImage(big, for: url("big"))
+        let opened = try #require(try store.openImage(for: url("big")))
+        #expect(opened.sha256 == Data(SHA256.hash(data: big.image.bytes)))
+
+        // As a cache file from before v3 holds it: no digest.
+        try DatabaseQueue(path: fileURL.path).write { try $0.execute(sql: "UPDATE image SET sha256 = NULL") }
+        #expect(try #require(try store.openImage(for: url("big"))).sha256 == nil)
+        #expect(try store.retrieveImage(for: url("big")) == big)
     }
 }

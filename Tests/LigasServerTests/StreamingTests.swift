@@ -95,3 +95,39 @@ struct StreamingTests {
         }
     }
 }
+
+@Suite("Server: streams with a known digest")
+struct KnownDigestStreamingTests {
+    /// Streams 300 KiB whose digest the handler says it knows: here a made-up one, so that only a
+    /// server that sends it as it is, without hashing the bytes, puts it in the end frame.
+    struct KnownDigest: RequestHandler {
+        static let claimed = Data(repeating: 0xAB, count: 32)
+
+        func handle(_ request: Request, context: RequestContext) async -> HandlerOutcome {
+            .stream(OutgoingStream(
+                header: StreamHeader(contentType: "image/png", totalSize: 300 << 10, source: .cache),
+                chunks: GeneratedBytes(total: 300 << 10, produced: Counter(), terminated: Gate()),
+                sha256: Self.claimed))
+        }
+    }
+
+    @Test("A stream whose SHA-256 is already known ends with that digest; the bytes are not hashed again")
+    func knownDigestIsSentAsItIs() async throws {
+        try await TestServer.run(handler: KnownDigest()) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            try client.request(1, Call(Methods.Image.self, .team("emelec")))
+            var received = 0
+            while let frame = try await client.nextFrame() {
+                if frame.kind == .streamChunk { received += frame.payload.count }
+                if frame.kind == .streamEnd {
+                    let end = try frame.decodePayload(as: StreamEnd.self)
+                    #expect(end.sha256 == KnownDigest.claimed)
+                    #expect(end.totalBytes == 300 << 10)
+                    break
+                }
+            }
+            #expect(received == 300 << 10)
+        }
+    }
+}

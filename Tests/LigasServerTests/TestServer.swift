@@ -85,8 +85,9 @@ final class ScriptedHandler: RequestHandler, Sendable {
         }
         router.onNow(Methods.Describe.self) { _, _, _ in Answer(.ligas) }
         router.onStream(Methods.Image.self) { [imageBytes, produced, streamTerminated] _, _, _ in
-            (StreamHeader(contentType: "image/png", totalSize: UInt64(imageBytes), source: .cache),
-             GeneratedBytes(total: imageBytes, produced: produced, terminated: streamTerminated))
+            OutgoingStream(
+                header: StreamHeader(contentType: "image/png", totalSize: UInt64(imageBytes), source: .cache),
+                chunks: GeneratedBytes(total: imageBytes, produced: produced, terminated: streamTerminated))
         }
         return router
     }

@@ -18,18 +18,22 @@ public struct StoredImage: Sendable {
     public let size: Int
     public let timestamp: Date
     public let pieceCount: Int
+    /// The SHA-256 of the whole image, computed once when it was cached; nil if the store does
+    /// not know it (an image cached before stores kept it).
+    public let sha256: Data?
     /// Piece `index` (0..<pieceCount). Throws `CacheError.changedWhileReading` if the image was
     /// replaced or evicted since it was opened.
     public let piece: @Sendable (_ index: Int) throws -> Data
 
     public init(
-        contentType: String, size: Int, timestamp: Date, pieceCount: Int,
+        contentType: String, size: Int, timestamp: Date, pieceCount: Int, sha256: Data? = nil,
         piece: @escaping @Sendable (_ index: Int) throws -> Data
     ) {
         self.contentType = contentType
         self.size = size
         self.timestamp = timestamp
         self.pieceCount = pieceCount
+        self.sha256 = sha256
         self.piece = piece
     }
 

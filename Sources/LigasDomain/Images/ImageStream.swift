@@ -11,14 +11,18 @@ public struct ImageStream: AsyncSequence, Sendable {
     public let contentType: String
     /// The total size when the source knows it up front (cache: always; remote: Content-Length).
     public let expectedLength: Int?
+    /// The SHA-256 of the whole content when the source already knows it (the cache stores it),
+    /// so whoever forwards the bytes need not hash them again.
+    public let sha256: Data?
     private let chunks: any AsyncSequence<Data, any Error> & Sendable
 
     public init(
-        contentType: String, expectedLength: Int?,
+        contentType: String, expectedLength: Int?, sha256: Data? = nil,
         chunks: any AsyncSequence<Data, any Error> & Sendable
     ) {
         self.contentType = contentType
         self.expectedLength = expectedLength
+        self.sha256 = sha256
         self.chunks = chunks
     }
 
@@ -34,14 +38,15 @@ public struct ImageStream: AsyncSequence, Sendable {
     /// and cutting it into `chunkSize` slices.
     public init(_ stored: StoredImage, chunkSize: Int) {
         self.init(
-            contentType: stored.contentType, expectedLength: stored.size,
+            contentType: stored.contentType, expectedLength: stored.size, sha256: stored.sha256,
             chunks: StoredImageChunks(stored: stored, chunkSize: chunkSize)
         )
     }
 
     /// The same header over other chunks: how decorators (caching, counting) wrap a stream.
+    /// They deliver the same bytes, so the digest stays.
     public func replacingChunks(with chunks: any AsyncSequence<Data, any Error> & Sendable) -> ImageStream {
-        ImageStream(contentType: contentType, expectedLength: expectedLength, chunks: chunks)
+        ImageStream(contentType: contentType, expectedLength: expectedLength, sha256: sha256, chunks: chunks)
     }
 
     public func makeAsyncIterator() -> Iterator {

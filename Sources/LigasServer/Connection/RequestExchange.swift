@@ -30,9 +30,9 @@ struct RequestExchange: Sendable {
             guard await connection.send(requestID, final: true, { encoder, out in
                 try encoder.appendError(id: requestID, error, to: &out)
             }) else { return }
-        case .stream(let header, let chunks):
-            entry?.source = header.source
-            let streamed = await stream(header, chunks)
+        case .stream(let outgoing):
+            entry?.source = outgoing.header.source
+            let streamed = await stream(outgoing)
             entry?.stream = streamed.summary
             entry?.errorCode = streamed.errorCode
         }
@@ -47,19 +47,20 @@ struct RequestExchange: Sendable {
         var errorCode: ErrorCode?
     }
 
-    /// Header, chunks (never more than `chunkSize` each), then the end frame with the SHA-256.
-    /// A cancel stops it silently: nothing more is sent for the request id.
-    private func stream(_ header: StreamHeader, _ chunks: any AsyncSequence<Data, any Error> & Sendable) async -> Streamed {
+    /// Header, chunks (never more than `chunkSize` each), then the end frame with the SHA-256:
+    /// the one the stream brings if it knows it, else computed here chunk by chunk. A cancel
+    /// stops it silently: nothing more is sent for the request id.
+    private func stream(_ outgoing: OutgoingStream) async -> Streamed {
         var streamed = Streamed()
-        guard await connection.send(requestID, final: false, { encoder, out in
+        guard await connection.send(requestID, final: false, { [header = outgoing.header] encoder, out in
             try encoder.appendStreamHeader(id: requestID, header, to: &out)
         }) else {
             streamed.summary.outcome = .cancelled
             return streamed
         }
-        var hasher = SHA256()
+        var hasher = outgoing.sha256 == nil ? SHA256() : nil
         do {
-            for try await chunk in chunks {
+            for try await chunk in outgoing.chunks {
                 var offset = chunk.startIndex
                 while offset < chunk.endIndex {
                     guard await connection.waitForRoom(requestID), !Task.isCancelled else {
@@ -69,7 +70,7 @@ struct RequestExchange: Sendable {
                     let end = chunk.index(offset, offsetBy: chunkSize, limitedBy: chunk.endIndex) ?? chunk.endIndex
                     let piece = chunk[offset..<end]
                     offset = end
-                    hasher.update(data: piece)
+                    hasher?.update(data: piece)
                     streamed.summary.bytes += piece.count
                     streamed.summary.chunks += 1
                     guard await connection.send(requestID, final: false, { encoder, out in
@@ -93,7 +94,8 @@ struct RequestExchange: Sendable {
             streamed.summary.outcome = .cancelled
             return streamed
         }
-        let end = StreamEnd(totalBytes: UInt64(streamed.summary.bytes), sha256: Data(hasher.finalize()))
+        let digest = outgoing.sha256 ?? hasher.map { Data($0.finalize()) } ?? Data()
+        let end = StreamEnd(totalBytes: UInt64(streamed.summary.bytes), sha256: digest)
         if !(await connection.send(requestID, final: true, { encoder, out in
             try encoder.appendStreamEnd(id: requestID, end, to: &out)
         })) {

@@ -75,14 +75,12 @@ public struct MethodRouter: RequestHandler {
     /// must throw `ErrorBody` (see `HandlerOutcome.stream`).
     public mutating func onStream<M: RPCMethod>(
         _ method: M.Type,
-        _ answer: @escaping @Sendable (M.Arguments, Request, RequestContext) async throws
-            -> (header: M.Result, chunks: any AsyncSequence<Data, any Error> & Sendable)
+        _ answer: @escaping @Sendable (M.Arguments, Request, RequestContext) async throws -> OutgoingStream
     ) where M.Result == StreamHeader {
         precondition(M.streams, "\(M.name) does not stream: register it with on")
         routes[M.name] = Route(now: nil) { [failure] request, context in
             do {
-                let (header, chunks) = try await answer(Self.arguments(M.self, of: request), request, context)
-                return .stream(header, chunks: chunks)
+                return .stream(try await answer(Self.arguments(M.self, of: request), request, context))
             } catch {
                 return .failure(failure(error))
             }

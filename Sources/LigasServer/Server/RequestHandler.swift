@@ -15,8 +15,24 @@ public enum HandlerOutcome: Sendable {
     case reply(Reply, source: ResultSource?)
     /// The header goes out as the response; then the chunks (re-cut to the negotiated chunk
     /// size) and a `streamEnd` with the byte count and SHA-256. Chunks must throw `ErrorBody`.
-    case stream(StreamHeader, chunks: any AsyncSequence<Data, any Error> & Sendable)
+    case stream(OutgoingStream)
     case failure(ErrorBody)
+}
+
+/// What a streaming method answers.
+public struct OutgoingStream: Sendable {
+    public var header: StreamHeader
+    public var chunks: any AsyncSequence<Data, any Error> & Sendable
+    /// The SHA-256 of all the chunks, when it is already known (a cached image's is computed once,
+    /// when it is cached): the server then sends it as it is instead of hashing every chunk. It
+    /// must be right: the client checks it against what it received.
+    public var sha256: Data?
+
+    public init(header: StreamHeader, chunks: any AsyncSequence<Data, any Error> & Sendable, sha256: Data? = nil) {
+        self.header = header
+        self.chunks = chunks
+        self.sha256 = sha256
+    }
 }
 
 /// What the server calls for every request; the daemon implements it over the data engine.

@@ -6,14 +6,18 @@ import LigasProtocol
 /// consumer that iterates them, with the byte count and SHA-256 of the end frame checked before
 /// the stream ends well: a caller never sees a corrupt image end well.
 ///
+/// The consumer hashes each chunk as it takes it, so the hashing runs on the consumer's thread
+/// while the connection's thread reads the next chunks from the socket: the two overlap instead
+/// of adding up.
+///
 /// The buffer is the connection's to bound (see `ClientConnection.highWater`): `receive` says how
 /// many bytes it buffered, every byte that leaves the buffer, taken by the consumer or dropped
 /// when the stream is abandoned, is reported through `onRelease`, and `onWait` says when the
 /// consumer starts waiting with nothing buffered.
 final class StreamReceiver: @unchecked Sendable {
-    // Touched only on the connection's queue.
+    // Touched only by the consumer (one task at a time).
     private var hasher = SHA256()
-    private var received: UInt64 = 0
+    private var consumed: UInt64 = 0
 
     // Shared with the consumer, under `lock`.
     private let lock = NSLock()
@@ -22,9 +26,11 @@ final class StreamReceiver: @unchecked Sendable {
     private var bufferedBytes = 0
     /// How the stream ends once the buffer is drained: nil while open; `.success` ends it quietly.
     private var ending: Result<Void, any Error>?
+    /// The daemon's end frame, checked by the consumer once it has taken (and hashed) every chunk.
+    private var expectedEnd: StreamEnd?
     private var endDelivered = false
     private var abandoned = false
-    private var waiter: CheckedContinuation<Data?, any Error>?
+    private var waiter: CheckedContinuation<Taken, any Error>?
 
     private let onRelease: @Sendable (Int) -> Void
     private let onWait: @Sendable () -> Void
@@ -42,10 +48,8 @@ final class StreamReceiver: @unchecked Sendable {
     /// Takes a chunk; returns how many bytes it added to the buffer (0 when a waiting consumer took
     /// it at once, or when the stream was abandoned).
     func receive(_ bytes: [UInt8]) -> Int {
-        hasher.update(data: bytes)
-        received += UInt64(bytes.count)
         let data = Data(bytes)
-        let (handOff, added) = lock.withLock { () -> (CheckedContinuation<Data?, any Error>?, Int) in
+        let (handOff, added) = lock.withLock { () -> (CheckedContinuation<Taken, any Error>?, Int) in
             guard !abandoned, ending == nil else { return (nil, 0) }
             if let waiter {
                 self.waiter = nil
@@ -55,37 +59,47 @@ final class StreamReceiver: @unchecked Sendable {
             bufferedBytes += data.count
             return (nil, data.count)
         }
-        handOff?.resume(returning: data)
+        handOff?.resume(returning: .chunk(data))
         return added
     }
 
+    /// The end frame arrived: the stream ends once the consumer has taken every chunk, well if
+    /// they add up to this byte count and digest.
     func finish(verifying end: StreamEnd) {
-        guard end.totalBytes == received else {
-            return finish(throwing: ClientError.integrityCheckFailed("received \(received) bytes, the daemon sent \(end.totalBytes)"))
+        lock.withLock { expectedEnd = end }
+        finish(throwing: nil)
+    }
+
+    /// The consumer's end of a stream that ended well on the wire: checked against the end frame.
+    private func verified() -> Result<Data?, any Error> {
+        guard let end = lock.withLock({ expectedEnd }) else { return .success(nil) }
+        guard end.totalBytes == consumed else {
+            return .failure(ClientError.integrityCheckFailed("received \(consumed) bytes, the daemon sent \(end.totalBytes)"))
         }
         guard Data(hasher.finalize()) == end.sha256 else {
-            return finish(throwing: ClientError.integrityCheckFailed("SHA-256 mismatch"))
+            return .failure(ClientError.integrityCheckFailed("SHA-256 mismatch"))
         }
-        finish(throwing: nil)
+        return .success(nil)
     }
 
     /// Ends the stream after what is buffered: with `error`, or quietly when it is nil.
     func finish(throwing error: (any Error)?) {
-        let waiter = lock.withLock { () -> CheckedContinuation<Data?, any Error>? in
-            guard ending == nil else { return nil }
+        let (waiter, end) = lock.withLock { () -> (CheckedContinuation<Taken, any Error>?, Taken) in
+            let end: Taken = expectedEnd != nil && !abandoned ? .endOfStream : .quiet
+            guard ending == nil else { return (nil, end) }
             ending = error.map { .failure($0) } ?? .success(())
-            guard head == chunks.count, let waiter = self.waiter else { return nil }
+            guard head == chunks.count, let waiter = self.waiter else { return (nil, end) }
             self.waiter = nil
             endDelivered = true
-            return waiter
+            return (waiter, end)
         }
-        if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
+        if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: end) }
     }
 
     /// The consumer is gone or cancelled: drop what is buffered (releasing it), take nothing more,
     /// and end the stream quietly. Idempotent.
     func abandon() {
-        let (dropped, waiter) = lock.withLock { () -> (Int, CheckedContinuation<Data?, any Error>?) in
+        let (dropped, waiter) = lock.withLock { () -> (Int, CheckedContinuation<Taken, any Error>?) in
             abandoned = true
             if ending == nil { ending = .success(()) }
             let dropped = bufferedBytes
@@ -97,16 +111,38 @@ final class StreamReceiver: @unchecked Sendable {
             return (dropped, waiter)
         }
         if dropped > 0 { onRelease(dropped) }
-        waiter?.resume(returning: nil)
+        waiter?.resume(returning: .quiet)
     }
 
     // MARK: - Consumer
 
     /// The next chunk, waiting for one; nil at the end, or at once when the task is cancelled.
+    /// Hashed here, on the consumer's side; at the end, checked against the daemon's end frame.
     func next() async throws -> Data? {
+        switch try await take() {
+        case .chunk(let chunk):
+            hasher.update(data: chunk)
+            consumed += UInt64(chunk.count)
+            return chunk
+        case .endOfStream:
+            return try verified().get()
+        case .quiet:
+            return nil
+        }
+    }
+
+    private enum Taken {
+        case chunk(Data)
+        /// The daemon's end frame came and every chunk before it was taken.
+        case endOfStream
+        /// Cancelled or abandoned: nothing more, and nothing to check.
+        case quiet
+    }
+
+    private func take() async throws -> Taken {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                let outcome = lock.withLock { () -> Result<Data?, any Error>? in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Taken, any Error>) in
+                let outcome = lock.withLock { () -> Result<Taken, any Error>? in
                     precondition(waiter == nil, "an image download has one consumer")
                     if head < chunks.count {
                         let chunk = chunks[head]
@@ -117,30 +153,30 @@ final class StreamReceiver: @unchecked Sendable {
                             head = 0
                         }
                         bufferedBytes -= chunk.count
-                        return .success(chunk)
+                        return .success(.chunk(chunk))
                     }
                     if let ending {
-                        guard !endDelivered else { return .success(nil) }
+                        guard !endDelivered else { return .success(.quiet) }
                         endDelivered = true
                         switch ending {
-                        case .success: return .success(nil)
+                        case .success: return .success(expectedEnd != nil && !abandoned ? .endOfStream : .quiet)
                         case .failure(let error): return .failure(error)
                         }
                     }
-                    if Task.isCancelled { return .success(nil) }
+                    if Task.isCancelled { return .success(.quiet) }
                     waiter = continuation
                     return nil
                 }
                 guard let outcome else { return onWait() }
-                if case .success(let chunk?) = outcome { onRelease(chunk.count) }
+                if case .success(.chunk(let chunk)) = outcome { onRelease(chunk.count) }
                 continuation.resume(with: outcome)
             }
         } onCancel: {
-            let waiter = lock.withLock { () -> CheckedContinuation<Data?, any Error>? in
+            let waiter = lock.withLock { () -> CheckedContinuation<Taken, any Error>? in
                 defer { self.waiter = nil }
                 return self.waiter
             }
-            waiter?.resume(returning: nil)
+            waiter?.resume(returning: .quiet)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LigasClient
 import LigasProtocol
 import LigasServer
 import LigasTestSupport
@@ -128,6 +129,36 @@ struct KnownDigestStreamingTests {
                 }
             }
             #expect(received == 300 << 10)
+        }
+    }
+}
+
+@Suite("LigasClient: a stream is checked against its end frame")
+struct ClientStreamIntegrityTests {
+    @Test("Bytes that do not match the daemon's SHA-256 end the download with integrityCheckFailed, after every chunk")
+    func digestMismatch() async throws {
+        try await TestServer.run(handler: KnownDigestStreamingTests.KnownDigest()) { server in
+            let client = try await LigasClient.connect(socketPath: server.path, agent: "test")
+            defer { client.close() }
+            var received = 0
+            do {
+                for try await chunk in try await client.image(.team("emelec")) { received += chunk.count }
+                Issue.record("the download ended well")
+            } catch ClientError.integrityCheckFailed(let reason) {
+                #expect(reason.contains("SHA-256"))
+            }
+            #expect(received == 300 << 10)
+        }
+    }
+
+    @Test("Bytes that match end the download quietly")
+    func digestMatches() async throws {
+        try await TestServer.run(handler: ScriptedHandler(imageBytes: 300_000)) { server in
+            let client = try await LigasClient.connect(socketPath: server.path, agent: "test")
+            defer { client.close() }
+            var bytes = Data()
+            for try await chunk in try await client.image(.team("emelec")) { bytes.append(chunk) }
+            #expect(bytes == GeneratedBytes.expected(300_000))
         }
     }
 }

@@ -35,6 +35,11 @@ enum EngineMethods {
             let loaded = try await engine.matches(league: arguments.league, team: arguments.team, policy: policy(request))
             return sourced(loaded, counters, WireMapping.matches)
         }
+        router.on(Methods.Standings.self) { arguments, request, _ in
+            sourced(try await engine.standings(league: arguments.league, policy: policy(request)), counters) {
+                $0.map(WireMapping.standing)
+            }
+        }
         router.onStream(Methods.Image.self) { arguments, request, _ in
             let loaded = try await engine.image(of: WireMapping.imageSubject(arguments), policy: policy(request))
             counters.record(loaded.origin)

@@ -24,11 +24,19 @@ enum WireMapping {
         .init(
             previous: matches.previous.map {
                 .init(date: $0.match.date, description: $0.match.description, home: $0.match.home,
-                      away: $0.match.away, winner: $0.winner, highlights: $0.highlightsURL)
+                      away: $0.match.away, winner: $0.winner, highlights: $0.highlightsURL,
+                      homeScore: $0.homeScore, awayScore: $0.awayScore)
             },
             upcoming: matches.upcoming.map {
                 .init(date: $0.date, description: $0.description, home: $0.home, away: $0.away)
             })
+    }
+
+    static func standing(_ standing: LigasDomain.Standing) -> LigasProtocol.Standing {
+        .init(
+            rank: standing.rank, team: team(standing.team), played: standing.played, won: standing.won,
+            drawn: standing.drawn, lost: standing.lost, goalsFor: standing.goalsFor, goalsAgainst: standing.goalsAgainst,
+            points: standing.points)
     }
 
     static func source(_ origin: Origin) -> ResultSource {

@@ -6,7 +6,7 @@ import Logging
 extension LigasEngine {
     /// Composes every use case from the remote, the cache store and the clock.
     ///
-    /// - teams, players, images: cache first (`FallbackLoader(cache, caching(remote))`)
+    /// - teams, players, standings, images: cache first (`FallbackLoader(cache, caching(remote))`)
     /// - matches: remote first within a budget (`RemoteFirstLoader(caching(remote), cache)`)
     /// - concurrent loads of the same feed share one flight, cache check included (`sharingFlights`)
     ///
@@ -35,6 +35,8 @@ extension LigasEngine {
             store: feedStore, feedKey: { .players(team: $0) }, currentDate: currentDate, policy: policy)
         let matchesCache = LocalFeedLoader<String, Matches>(
             store: feedStore, feedKey: { .matches(league: $0) }, currentDate: currentDate, policy: policy)
+        let standingsCache = LocalFeedLoader<String, [Standing]>(
+            store: feedStore, feedKey: { .standings(league: $0) }, currentDate: currentDate, policy: policy)
 
         let dataSources = DataSourceLookup(leagues: leagues, teamsCache: teamsCache)
         let remoteTeams = RemoteFeedLoader.teams(
@@ -42,6 +44,8 @@ extension LigasEngine {
         let remotePlayers = RemoteFeedLoader.players(
             client: httpClient, catalog: catalog, dataSourceOfTeam: dataSources.ofTeam)
         let remoteMatches = RemoteFeedLoader.matches(
+            client: httpClient, catalog: catalog, dataSourceOfLeague: dataSources.ofLeague)
+        let remoteStandings = RemoteFeedLoader.standings(
             client: httpClient, catalog: catalog, dataSourceOfLeague: dataSources.ofLeague)
 
         func cachedRemote<Value>(
@@ -70,6 +74,9 @@ extension LigasEngine {
                         "league": "\(league)", "error": "\(error)",
                     ].merging(remoteFallbackMetadata) { $1 })
                 }).sharingFlights(),
+            standingsLoader: PolicyRoutingLoader.cacheFirst(
+                cache: standingsCache, remote: cachedRemote(remoteStandings, into: standingsCache)
+            ).sharingFlights(),
             imageLoader: .cacheFirst(cache: imageCache, remote: remoteImages),
             cacheValidation: ValidateCacheUseCase(
                 feeds: feedStore, images: imageStore, currentDate: currentDate, policy: policy),

@@ -11,6 +11,7 @@ public struct LigasEngine: Sendable {
     let teamsLoader: PolicyRoutingLoader<String, [Team]>
     let playersLoader: PolicyRoutingLoader<String, [Player]>
     let matchesLoader: PolicyRoutingLoader<String, Matches>
+    let standingsLoader: PolicyRoutingLoader<String, [Standing]>
     let imageLoader: PolicyRoutingLoader<URL, ImageStream>
     let cacheValidation: ValidateCacheUseCase
     let knownImages: KnownImageURLs
@@ -55,6 +56,13 @@ public struct LigasEngine: Sendable {
             throw LigasError.notFound("no team '\(team)' in league '\(league)'")
         }
         return loaded.map { $0.involving(team: known.name) }
+    }
+
+    /// Use case "Load standings": the league table, cache first like teams.
+    public func standings(league: String, policy: LoadPolicy = .default) async throws -> Loaded<[Standing]> {
+        let loaded = try await standingsLoader.load(league, policy: policy)
+        knownImages.record(loaded.value.map(\.team.logoURL))
+        return loaded
     }
 
     /// Use case "Load image data": cache first, streamed. Only URLs from the daemon's own data or

@@ -125,6 +125,20 @@ enum VectorCatalog {
             description: "One previous and two upcoming matches; the last kick-off has milliseconds, so its date is a float.",
             requestID: 7, payload: .reply(Reply(Methods.Matches.self, MatchesResult(source: .remote, value: Sample.matches)))
         ),
+        VectorSpec(
+            name: "response-matches-scores",
+            description: "Previous matches with homeScore and awayScore (optional keys, absent when the source gives no score): a win and a goalless draw.",
+            requestID: 7, payload: .reply(Reply(Methods.Matches.self, MatchesResult(source: .cache, value: Sample.matchesWithScores)))
+        ),
+        VectorSpec(
+            name: "request-standings", description: "standings of LigaPro Serie A.",
+            requestID: 12, payload: .request(Request(Methods.Standings.self, StandingsArguments(league: "ligapro-serie-a")))
+        ),
+        VectorSpec(
+            name: "response-standings",
+            description: "The top three of a league table: rank, team, played, won, drawn, lost, goals for and against, points.",
+            requestID: 12, payload: .reply(Reply(Methods.Standings.self, StandingsResult(source: .remote, value: Sample.standings)))
+        ),
         VectorSpec(name: "request-status", description: "status, no arguments.", requestID: 8, payload: .request(Request(Methods.Status.self))),
         VectorSpec(name: "response-status", description: "Daemon counters.", requestID: 8, payload: .reply(Reply(Methods.Status.self, Sample.status))),
         VectorSpec(name: "request-describe", description: "describe, no arguments.", requestID: 10, payload: .request(Request(Methods.Describe.self))),

@@ -123,5 +123,5 @@ public struct RemoteContract: Sendable {
         self.mapper = mapper
     }
 
-    public static let all: [RemoteContract] = [.ligasREST, .seedFootballAPI]
+    public static let all: [RemoteContract] = [.ligasREST, .seedFootballAPI, .flashLive, .transfermarkt]
 }

@@ -15,6 +15,16 @@ public enum RapidAPIPayloads {
         public let name: String
     }
 
+    /// What a cold start that fills the cache for both leagues (leagues, teams, squads, matches,
+    /// standings) costs at each provider, with these payloads. FlashLive: the tournaments list (1),
+    /// Serie A's table, which also gives its teams (1), a squad per Serie A team, results and
+    /// fixtures of each league (2 + 2), Serie B's table (1). Transfermarkt: Serie B's clubs (1) and
+    /// a squad per club. With LigaPro's 16 and 10 teams: 23 + 11 = 34 (README).
+    public static let coldStartRequests = (
+        flashLive: 1 + 1 + serieATeams.count + 2 + 2 + 1,
+        transfermarkt: 1 + serieBClubsAtTransfermarkt.count
+    )
+
     public static let serieASeason = (season: "SaA26x01", stage: "StA26x01")
     public static let serieBSeason = (season: "SaB26x02", stage: "StB26x02")
 

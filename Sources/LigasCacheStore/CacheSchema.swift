@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 
 /// The cache file's tables: `feed`; `image` (what the LRU needs) and `image_piece` (the bytes,
-/// in pieces of `pieceSize`, deleted with their `image` row by the foreign key's cascade).
+/// in pieces of `pieceSize`, deleted with their `image` row by the foreign key's cascade);
+/// `request_count` (requests made to each metered provider per month).
 /// Timestamps are `timeIntervalSinceReferenceDate`, which round-trips
 /// a `Date` exactly.
 enum CacheSchema {
@@ -40,6 +41,18 @@ enum CacheSchema {
                 try insertPieces(of: row["bytes"], url: row["url"], into: db)
             }
             try db.alter(table: "image") { t in t.drop(column: "bytes") }
+        }
+        // Requests made to each metered provider, per calendar month: the quota outlives restarts
+        // and cache validation (these rows are not feeds and never expire).
+        migrator.registerMigration("v3: request counts") { db in
+            try db.create(table: "request_count") { t in
+                t.column("provider", .text).notNull()
+                t.column("month", .text).notNull()
+                t.column("used", .integer).notNull()
+                t.column("reported_limit", .integer)
+                t.column("reported_remaining", .integer)
+                t.primaryKey(["provider", "month"])
+            }
         }
         return migrator
     }

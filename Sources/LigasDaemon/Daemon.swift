@@ -34,7 +34,8 @@ public enum Daemon {
             opened = try OpenedEngine.open(
                 configuration: configuration.engine, cacheFile: configuration.cacheFile,
                 imageCacheBytes: configuration.imageCacheBytes, logger: logger,
-                remoteFallbackMetadata: LigasMessageID.remoteFailedWithFallback.metadata)
+                remoteFallbackMetadata: LigasMessageID.remoteFailedWithFallback.metadata,
+                quotaMetadata: LigasMessageID.requestBudget.metadata)
         } catch {
             listener.close()
             throw error
@@ -62,7 +63,8 @@ public enum Daemon {
             server: server, idleExit: idleExit, onIdle: { idleContinuation.yield() }, shutdownGrace: configuration.shutdownGrace,
             stop: stop, notifier: notifier, logger: logger,
             started: [
-                "version": "\(version)", "socket-activated": "\(activated)", "remote": "\(configuration.remote.absoluteString)",
+                "version": "\(version)", "socket-activated": "\(activated)", "source": "\(configuration.effectiveSource.rawValue)",
+                "remote": "\(configuration.sourceURLs)",
                 "cache": "\(configuration.cacheFile.path)",
             ],
             readyStatus: "serving on \(activated ? "the activated socket" : configuration.socketPath ?? "?")"),

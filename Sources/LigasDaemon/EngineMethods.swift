@@ -16,7 +16,10 @@ enum EngineMethods {
         router.on(Methods.Ping.self) { _, _, _ in Answer(PingResult()) }
         router.on(Methods.Describe.self) { _, _, _ in Answer(.ligas) }
         router.on(Methods.Status.self) { _, _, context in
-            Answer(status(context.statistics(), counters: counters, version: version, startedAt: startedAt))
+            var answer = status(context.statistics(), counters: counters, version: version, startedAt: startedAt)
+            let budgets = engine.requestBudgets()
+            answer.quota = budgets.isEmpty ? nil : budgets.map(WireMapping.quota)
+            return Answer(answer)
         }
         router.on(Methods.Leagues.self) { _, request, _ in
             sourced(await engine.leagues(policy: policy(request)), counters) { $0.map(WireMapping.league) }

@@ -39,6 +39,13 @@ enum WireMapping {
             points: standing.points)
     }
 
+    static func quota(_ usage: QuotaUsage) -> ProviderQuota {
+        .init(
+            provider: usage.provider, month: usage.month, used: UInt64(usage.used), budget: UInt64(usage.budget),
+            remaining: UInt64(usage.remaining), reportedLimit: usage.reportedLimit.map { UInt64(max(0, $0)) },
+            reportedRemaining: usage.reportedRemaining.map { UInt64(max(0, $0)) })
+    }
+
     static func source(_ origin: Origin) -> ResultSource {
         switch origin {
         case .cache: .cache
@@ -71,6 +78,7 @@ enum WireMapping {
         case LigasError.connectivity(let why): ErrorBody(code: .connectivity, message: why)
         case LigasError.invalidData(let why): ErrorBody(code: .invalidData, message: why)
         case LigasError.noCache: ErrorBody(code: .noCache, message: "offline and nothing cached")
+        case LigasError.quotaExceeded(let why): ErrorBody(code: .quotaExceeded, message: why)
         case is CancellationError: ErrorBody(code: .internal, message: "cancelled")
         default: ErrorBody(code: .internal, message: String(describing: error))
         }

@@ -58,7 +58,8 @@ struct DescribeTests {
             ("Matches", Sample.matches),
             ("StreamHeader", StreamHeader(contentType: "image/png", totalSize: 1, source: .cache)),
             ("StreamEnd", StreamEnd(totalBytes: 68, sha256: Sample.pngSHA256)),
-            ("DaemonStatus", Sample.status),
+            ("DaemonStatus", Sample.statusWithQuota),
+            ("ProviderQuota", Sample.statusWithQuota.quota![0]),
             ("ErrorBody", ErrorBody(code: .internal, message: "m", details: ["k": "v"])),
             ("InterfaceDescription", InterfaceDescription.ligas),
         ]

@@ -16,6 +16,8 @@ public struct LigasEngine: Sendable {
     let cacheValidation: ValidateCacheUseCase
     let knownImages: KnownImageURLs
     let cachedImageReferences: CachedImageReferences
+    /// The monthly budget and the providers it meters; nil when nothing is metered.
+    let requestBudget: (budget: MonthlyRequestBudget, providers: [String])?
 
     /// Use case "Load leagues" (bootstrap list, cached).
     public func leagues(policy: LoadPolicy = .default) async -> Loaded<[League]> {
@@ -80,6 +82,13 @@ public struct LigasEngine: Sendable {
         guard let cached = try? cachedImageReferences.all() else { return false }
         knownImages.record(cached)
         return cached.contains(url)
+    }
+
+    /// Each metered provider's requests this month: used, budget, remaining. Empty when no
+    /// metered provider is configured.
+    public func requestBudgets() -> [QuotaUsage] {
+        guard let (budget, providers) = requestBudget else { return [] }
+        return providers.map(budget.usage)
     }
 
     /// Use case "Validate cache", run once at start-up; it also drops a cached leagues list that

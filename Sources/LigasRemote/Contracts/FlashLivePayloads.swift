@@ -197,29 +197,3 @@ struct Highlight: Decodable {
     let PROPERTY_LINK: String
 }
 // swiftlint:enable identifier_name
-
-/// A whole number sent as a number or as text ("2"): FlashLive writes scores as text.
-struct LenientInt: Decodable, Hashable {
-    let value: Int?
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let number = try? container.decode(Int.self) {
-            value = number
-        } else if let text = try? container.decode(String.self) {
-            value = Int(text.trimmingCharacters(in: .whitespaces))
-        } else if container.decodeNil() {
-            value = nil
-        } else {
-            throw DecodingError.typeMismatch(Int.self, .init(codingPath: decoder.codingPath, debugDescription: "not a number"))
-        }
-    }
-}
-
-/// Lower case without diacritics, for comparing names ("Cumbayá" and "cumbaya").
-struct Folded {
-    let text: String
-    init(_ text: String) {
-        self.text = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "en_US_POSIX"))
-    }
-}

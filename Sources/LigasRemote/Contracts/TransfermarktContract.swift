@@ -116,17 +116,3 @@ struct TransfermarktMapper: PayloadMapper {
         let squad: [Member]
     }
 }
-
-/// An id sent as text ("41301") or as a number (41301).
-struct LenientText: Decodable, Hashable {
-    let text: String
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let text = try? container.decode(String.self) {
-            self.text = text
-        } else {
-            self.text = String(try container.decode(Int.self))
-        }
-    }
-}

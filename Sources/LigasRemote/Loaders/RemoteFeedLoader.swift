@@ -135,9 +135,10 @@ extension RemoteFeedLoader where Key == String, Resource == [Standing] {
 }
 
 extension RemoteFeedLoader where Key == DataSource, Resource == [LeagueSeason] {
-    /// The current seasons of a data source's leagues.
+    /// The current seasons of a data source's leagues. The listing covers every league of the
+    /// sport (FlashLive's is a few MiB), hence its larger cap; only the seasons found are kept.
     public static func seasons(client: any HTTPClient, catalog: RemoteCatalog) -> Self {
-        Self(client: client, request: { try catalog.seasonsRequest(from: $0) }, map: { parts, request in
+        Self(client: client, maxBodyBytes: 32 << 20, request: { try catalog.seasonsRequest(from: $0) }, map: { parts, request in
             try singlePayload(parts) { try request.contract.mapper.seasons(from: $0, in: request.context) }
         })
     }

@@ -66,6 +66,12 @@ struct RandomValues {
             homeScore: optional { $0.int(0...20) }, awayScore: optional { $0.int(0...20) })
     }
 
+    mutating func providerQuota() -> ProviderQuota {
+        ProviderQuota(
+            provider: id(), month: text(), used: uint64(), budget: uint64(), remaining: uint64(),
+            reportedLimit: optional { $0.uint64() }, reportedRemaining: optional { $0.uint64() })
+    }
+
     mutating func standing() -> Standing {
         Standing(
             rank: int(1...40), team: team(), played: int(0...60), won: int(0...60), drawn: int(0...60), lost: int(0...60),
@@ -116,7 +122,8 @@ struct RandomValues {
         case is Methods.Status.Type: Reply(Methods.Status.self, DaemonStatus(
             version: text(), protocolVersion: UInt8(int(0...255)), uptimeSeconds: uint64(), openConnections: uint64(),
             inFlightRequests: uint64(), requestsServed: uint64(), cacheHits: uint64(), cacheMisses: uint64(),
-            remoteFailures: uint64()
+            remoteFailures: uint64(),
+            quota: optional { values in values.array { $0.providerQuota() } }
         ))
         case is Methods.Describe.Type: Reply(Methods.Describe.self, .ligas)
         default: preconditionFailure("RandomValues has no results of \(method.name)")

@@ -87,6 +87,16 @@ enum Sample {
         requestsServed: 12_345, cacheHits: 11_000, cacheMisses: 1_345, remoteFailures: 7
     )
 
+    /// Daemon counters with the RapidAPI providers' monthly requests (absent without them).
+    static let statusWithQuota = DaemonStatus(
+        version: "0.1.0", uptimeSeconds: 3_600, openConnections: 1, inFlightRequests: 0,
+        requestsServed: 40, cacheHits: 12, cacheMisses: 28, remoteFailures: 0,
+        quota: [
+            ProviderQuota(provider: "flashlive", month: "2026-11", used: 23, budget: 500, remaining: 477, reportedLimit: 500, reportedRemaining: 477),
+            ProviderQuota(provider: "transfermarkt", month: "2026-11", used: 11, budget: 500, remaining: 489),
+        ]
+    )
+
     /// A complete 1x1 transparent PNG (68 bytes).
     static let pngImage = Hex.decode(
         "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"

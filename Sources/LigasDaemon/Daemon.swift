@@ -101,6 +101,7 @@ public enum Daemon {
             logger.info("cache validated", metadata: LigasMessageID.cacheValidated.metadata.merging([
                 "deleted": "\(report.deletedCount)", "expired-feeds": "\(report.expiredFeeds.count)",
                 "undecodable-feeds": "\(report.undecodableFeeds.count)", "expired-images": "\(report.expiredImages)", "outdated-leagues": "\(report.outdatedLeagues)",
+                "outdated-feeds": "\(report.outdatedFeeds.count)",
             ]) { $1 })
         } catch {
             logger.error("cache validation failed", metadata: LigasMessageID.cacheValidated.metadata.merging(["error": "\(error)"]) { $1 })

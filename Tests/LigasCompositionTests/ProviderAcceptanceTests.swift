@@ -3,6 +3,7 @@ import LigasCacheStore
 import LigasComposition
 import LigasDomain
 import LigasRemote
+import LigasSampleData
 import LigasTestSupport
 import Logging
 import Testing
@@ -50,6 +51,15 @@ final class ProviderEnvironment: Sendable {
         return LigasEngine.compose(
             configuration: configuration, feedStore: store, imageStore: store, requestCounts: store,
             httpClient: SchemeRoutingHTTPClient(http: client), currentDate: clock.currentDate, logger: logs.logger)
+    }
+
+    /// An engine on the bundled sample data over the same cache file: what ran before a switch to RapidAPI.
+    func sampleEngine() throws -> LigasEngine {
+        let store = try SQLiteCacheStore(fileURL: directory.url.appendingPathComponent("cache.sqlite"), imageCapacityBytes: 1 << 20)
+        return LigasEngine.compose(
+            configuration: EngineConfiguration(sources: [RemoteSource(dataSource: .ligasREST, baseURL: BundledSampleData.baseURL)]),
+            feedStore: store, imageStore: store, httpClient: SchemeRoutingHTTPClient(http: client),
+            currentDate: clock.currentDate, logger: logs.logger)
     }
 
     /// Leagues, teams, squads, matches and standings of both leagues, as a user's first session would.
@@ -112,6 +122,27 @@ struct ProviderAcceptanceTests {
             #expect(matchesB.previous[0].homeScore == 2 && matchesB.previous[0].awayScore == 0)
             let leagues = await engine.leagues().value
             #expect(leagues.map(\.dataSource) == [.flashLive, .flashLive])
+        }
+    }
+
+    @Test("Switching from the sample data to RapidAPI: at start the sample's teams, squads, matches and tables are dropped, so they cannot answer for 7 more days")
+    func switchingSourcesDropsTheirFeeds() async throws {
+        try await ProviderEnvironment.run { environment in
+            let sample = try environment.sampleEngine()
+            _ = await sample.leagues()
+            _ = try await sample.teams(league: "serie-a")
+            _ = try await sample.players(team: "emelec")
+            _ = try await sample.matches(league: "serie-b")
+            _ = try await sample.standings(league: "serie-a")
+
+            let engine = try environment.engine()
+            let report = try await engine.validateCache()
+
+            #expect(report.outdatedLeagues)
+            #expect(Set(report.outdatedFeeds) == ["teams/serie-a", "players/emelec", "matches/serie-b", "standings/serie-a"])
+            let teams = try await engine.teams(league: "serie-a")
+            #expect(teams.origin == .remote && teams.value.allSatisfy { $0.dataSource == .flashLive })
+            #expect(try await engine.validateCache().outdatedFeeds.isEmpty)
         }
     }
 

@@ -92,10 +92,13 @@ public struct LigasEngine: Sendable {
     }
 
     /// Use case "Validate cache", run once at start-up; it also drops a cached leagues list that
-    /// no longer matches the configured sources.
+    /// no longer matches the configured sources, and the feeds of the leagues whose source changed.
     public func validateCache() async throws -> CacheValidationReport {
         var report = try cacheValidation.validateCache()
-        report.outdatedLeagues = try await leaguesUseCase.discardOutdatedCache()
+        if let changed = try await leaguesUseCase.discardOutdatedLeagues() {
+            report.outdatedLeagues = true
+            report.outdatedFeeds = try cacheValidation.discardFeeds(ofLeagues: changed)
+        }
         return report
     }
 }

@@ -146,6 +146,23 @@ struct ProviderAcceptanceTests {
         }
     }
 
+    @Test("A squad asked before any team list: its team is found in the leagues' lists (loaded as teams would be); an unknown team or league is notFound")
+    func squadBeforeTeams() async throws {
+        try await ProviderEnvironment.run { environment in
+            let engine = try environment.engine()
+
+            let squad = try await engine.players(team: "62012")
+
+            #expect(squad.value.allSatisfy { $0.dataSource == .transfermarkt } && squad.value.count == 3)
+            await #expect(throws: LigasError.notFound("no team 'no-such-team' in any league")) {
+                try await engine.players(team: "no-such-team")
+            }
+            let before = environment.flashLive.requests.count + environment.transfermarkt.requests.count
+            await #expect(throws: LigasError.notFound("no league 'serie-c'")) { try await engine.standings(league: "serie-c") }
+            #expect(environment.flashLive.requests.count + environment.transfermarkt.requests.count == before)
+        }
+    }
+
     @Test("Teams come out of the table: standings after teams cost nothing more, and teams after standings neither")
     func teamsAndStandingsShareOneRequest() async throws {
         try await ProviderEnvironment.run { environment in

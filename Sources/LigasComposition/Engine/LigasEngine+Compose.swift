@@ -74,11 +74,10 @@ extension LigasEngine {
         }
 
         let dataSources = DataSourceLookup(
-            leagues: leagues, teamsCache: teamsCache, standingsCache: standingsCache, teamSources: configuration.teamSources)
+            leagues: leagues, teamsCache: teamsCache, standingsCache: standingsCache, teamSources: configuration.teamSources,
+            fallback: configuration.sources.contains { $0.dataSource == .ligasREST } ? .ligasREST : nil)
         let remoteTeams = RemoteFeedLoader.teams(
             client: httpClient, catalog: catalog, dataSourceOfLeague: dataSources.ofLeagueTeams, seasonOf: seasonOf)
-        let remotePlayers = RemoteFeedLoader.players(
-            client: httpClient, catalog: catalog, dataSourceOfTeam: dataSources.ofTeam)
         let remoteMatches = RemoteFeedLoader.matches(
             client: httpClient, catalog: catalog, dataSourceOfLeague: dataSources.ofLeague, seasonOf: seasonOf)
         let remoteStandings = RemoteFeedLoader.standings(
@@ -92,9 +91,20 @@ extension LigasEngine {
             cachedRemote(TeamsFromStandingsLoader(
                 direct: remoteTeams,
                 standings: { try await standingsLoader.load($0, policy: standingsPolicy) },
-                derivesTeams: { catalog.contract(of: await ofLeagueTeams($0))?.endpoints.teamsFromStandings ?? false }
+                derivesTeams: { league in
+                    guard let source = try? await ofLeagueTeams(league) else { return false }
+                    return catalog.contract(of: source)?.endpoints.teamsFromStandings ?? false
+                }
             ), into: teamsCache)
         }
+
+        let teamsLoader = PolicyRoutingLoader(
+            default: FallbackLoader(primary: teamsCache, fallback: teamsThroughStandings(.default)),
+            refresh: teamsThroughStandings(.refresh), offline: teamsCache
+        ).sharingFlights()
+        let remotePlayers = RemoteFeedLoader.players(
+            client: httpClient, catalog: catalog,
+            dataSourceOfTeam: dataSources.ofTeam(loadTeams: { try await teamsLoader.load($0, policy: .default).value }))
 
         let imageCache = LocalImageLoader(
             store: imageStore, currentDate: currentDate, policy: policy, chunkSize: configuration.imageChunkSize)
@@ -104,10 +114,7 @@ extension LigasEngine {
 
         return LigasEngine(
             leaguesUseCase: leagues,
-            teamsLoader: PolicyRoutingLoader(
-                default: FallbackLoader(primary: teamsCache, fallback: teamsThroughStandings(.default)),
-                refresh: teamsThroughStandings(.refresh), offline: teamsCache
-            ).sharingFlights(),
+            teamsLoader: teamsLoader,
             playersLoader: PolicyRoutingLoader.cacheFirst(cache: playersCache, remote: cachedRemote(remotePlayers, into: playersCache))
                 .sharingFlights(),
             matchesLoader: .remoteFirst(
@@ -131,40 +138,48 @@ extension LigasEngine {
 
 /// Which data source serves a league's or a team's feeds. A league says so in the bootstrap list,
 /// unless its teams come from elsewhere (`teamSources`); a team inherits it from the cached teams
-/// (or table) it appears in. Unknown ids go to the project's own contract.
+/// (or table) it appears in. What is found nowhere goes to the project's own contract when it is
+/// configured (its 404 says "not found"); otherwise a team is looked for in the leagues' team
+/// lists (loaded as `teams` would), and an unknown league or team is `notFound`.
 struct DataSourceLookup: Sendable {
     let leagues: LoadLeaguesUseCase
     let teamsCache: LocalFeedLoader<String, [Team]>
     let standingsCache: LocalFeedLoader<String, [Standing]>
     let teamSources: [String: DataSource]
+    let fallback: DataSource?
 
-    var ofLeague: @Sendable (String) async -> DataSource {
-        { [leagues] id in
-            await leagues.load(policy: .offline).value.first { $0.id == id }?.dataSource ?? .ligasREST
+    var ofLeague: @Sendable (String) async throws -> DataSource {
+        { [leagues, fallback] id in
+            if let league = await leagues.load(policy: .offline).value.first(where: { $0.id == id }) { return league.dataSource }
+            if let fallback { return fallback }
+            throw LigasError.notFound("no league '\(id)'")
         }
     }
 
-    var ofLeagueTeams: @Sendable (String) async -> DataSource {
+    var ofLeagueTeams: @Sendable (String) async throws -> DataSource {
         { [teamSources, ofLeague] id in
             if let source = teamSources[id] { return source }
-            return await ofLeague(id)
+            return try await ofLeague(id)
         }
     }
 
-    var ofTeam: @Sendable (String) async -> DataSource {
-        { [leagues, teamsCache, standingsCache] id in
+    /// `loadTeams` loads a league's teams (cache first) when the caches do not know the team.
+    func ofTeam(loadTeams: @escaping @Sendable (String) async throws -> [Team]) -> @Sendable (String) async throws -> DataSource {
+        { [leagues, teamsCache, standingsCache, fallback] id in
             let leagueIDs = await leagues.load(policy: .offline).value.map(\.id)
             for league in leagueIDs {
-                if let team = try? await teamsCache.load(league).value.first(where: { $0.id == id }) {
-                    return team.dataSource
-                }
+                if let team = try? await teamsCache.load(league).value.first(where: { $0.id == id }) { return team.dataSource }
             }
             for league in leagueIDs {
                 if let row = try? await standingsCache.load(league).value.first(where: { $0.team.id == id }) {
                     return row.team.dataSource
                 }
             }
-            return .ligasREST
+            if let fallback { return fallback }
+            for league in leagueIDs {
+                if let team = try? await loadTeams(league).first(where: { $0.id == id }) { return team.dataSource }
+            }
+            throw LigasError.notFound("no team '\(id)' in any league")
         }
     }
 }

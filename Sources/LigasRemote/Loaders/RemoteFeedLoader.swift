@@ -71,12 +71,12 @@ extension RemoteFeedLoader where Key == String {
     public static func feed(
         _ endpoint: EndpointTable.Feed,
         client: any HTTPClient, catalog: RemoteCatalog,
-        dataSourceOf: @escaping @Sendable (String) async -> DataSource,
+        dataSourceOf: @escaping @Sendable (String) async throws -> DataSource,
         seasonOf: @escaping SeasonLookup = noSeasons,
         map: @escaping @Sendable (any PayloadMapper, [Data?], MappingContext) throws -> Resource
     ) -> Self {
         Self(client: client, request: { id in
-            let dataSource = await dataSourceOf(id)
+            let dataSource = try await dataSourceOf(id)
             let needsSeason = catalog.contract(of: dataSource)?.endpoints.needsSeason(endpoint) ?? false
             let season = needsSeason ? try await seasonOf(dataSource, id) : nil
             return try catalog.request(endpoint, id: id, season: season, from: dataSource)
@@ -90,7 +90,7 @@ extension RemoteFeedLoader where Key == String {
 extension RemoteFeedLoader where Key == String, Resource == [Team] {
     /// Teams of a league.
     public static func teams(
-        client: any HTTPClient, catalog: RemoteCatalog, dataSourceOfLeague: @escaping @Sendable (String) async -> DataSource,
+        client: any HTTPClient, catalog: RemoteCatalog, dataSourceOfLeague: @escaping @Sendable (String) async throws -> DataSource,
         seasonOf: @escaping SeasonLookup = noSeasons
     ) -> Self {
         feed(.teams, client: client, catalog: catalog, dataSourceOf: dataSourceOfLeague, seasonOf: seasonOf) { mapper, parts, context in
@@ -102,7 +102,7 @@ extension RemoteFeedLoader where Key == String, Resource == [Team] {
 extension RemoteFeedLoader where Key == String, Resource == [Player] {
     /// Players of a team.
     public static func players(
-        client: any HTTPClient, catalog: RemoteCatalog, dataSourceOfTeam: @escaping @Sendable (String) async -> DataSource
+        client: any HTTPClient, catalog: RemoteCatalog, dataSourceOfTeam: @escaping @Sendable (String) async throws -> DataSource
     ) -> Self {
         feed(.players, client: client, catalog: catalog, dataSourceOf: dataSourceOfTeam) { mapper, parts, context in
             try singlePayload(parts) { try mapper.players(from: $0, in: context) }
@@ -113,7 +113,7 @@ extension RemoteFeedLoader where Key == String, Resource == [Player] {
 extension RemoteFeedLoader where Key == String, Resource == Matches {
     /// Matches of a league.
     public static func matches(
-        client: any HTTPClient, catalog: RemoteCatalog, dataSourceOfLeague: @escaping @Sendable (String) async -> DataSource,
+        client: any HTTPClient, catalog: RemoteCatalog, dataSourceOfLeague: @escaping @Sendable (String) async throws -> DataSource,
         seasonOf: @escaping SeasonLookup = noSeasons
     ) -> Self {
         feed(.matches, client: client, catalog: catalog, dataSourceOf: dataSourceOfLeague, seasonOf: seasonOf) { mapper, parts, context in
@@ -125,7 +125,7 @@ extension RemoteFeedLoader where Key == String, Resource == Matches {
 extension RemoteFeedLoader where Key == String, Resource == [Standing] {
     /// The table of a league.
     public static func standings(
-        client: any HTTPClient, catalog: RemoteCatalog, dataSourceOfLeague: @escaping @Sendable (String) async -> DataSource,
+        client: any HTTPClient, catalog: RemoteCatalog, dataSourceOfLeague: @escaping @Sendable (String) async throws -> DataSource,
         seasonOf: @escaping SeasonLookup = noSeasons
     ) -> Self {
         feed(.standings, client: client, catalog: catalog, dataSourceOf: dataSourceOfLeague, seasonOf: seasonOf) { mapper, parts, context in

@@ -51,6 +51,7 @@ enum CacheSchema {
                 t.column("used", .integer).notNull()
                 t.column("reported_limit", .integer)
                 t.column("reported_remaining", .integer)
+                t.column("reported_until", .double)
                 t.primaryKey(["provider", "month"])
             }
         }

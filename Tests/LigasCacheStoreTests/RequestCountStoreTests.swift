@@ -30,12 +30,13 @@ struct RequestCountStoreTests {
     @Test("Keeps what the provider reported; an absent value leaves the last one; counting leaves the report alone")
     func reports() throws {
         let store = try SQLiteCacheStore(fileURL: fileURL)
-        try store.recordReport(provider: "flashlive", month: "2026-11", limit: 500, remaining: 490)
+        let until = Date(timeIntervalSinceReferenceDate: 815_000_000.25)
+        try store.recordReport(provider: "flashlive", month: "2026-11", limit: 500, remaining: 490, until: until.addingTimeInterval(-60))
         _ = try store.countRequest(provider: "flashlive", month: "2026-11")
-        try store.recordReport(provider: "flashlive", month: "2026-11", limit: nil, remaining: 489)
+        try store.recordReport(provider: "flashlive", month: "2026-11", limit: nil, remaining: 489, until: until)
 
-        #expect(try store.requestCount(provider: "flashlive", month: "2026-11")
-            == RequestCount(provider: "flashlive", month: "2026-11", used: 1, reportedLimit: 500, reportedRemaining: 489))
+        #expect(try SQLiteCacheStore(fileURL: fileURL).requestCount(provider: "flashlive", month: "2026-11")
+            == RequestCount(provider: "flashlive", month: "2026-11", used: 1, reportedLimit: 500, reportedRemaining: 489, reportedUntil: until))
     }
 
     @Test("Validating the cache (deleting expired feeds) keeps the counts")

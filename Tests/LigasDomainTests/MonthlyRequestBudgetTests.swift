@@ -28,12 +28,13 @@ struct MonthlyRequestBudgetTests {
             }
         }
 
-        func recordReport(provider: String, month: String, limit: Int?, remaining: Int?) throws {
+        func recordReport(provider: String, month: String, limit: Int?, remaining: Int?, until: Date) throws {
             if failing { throw Broken() }
             counts.withLock { counts in
                 var count = counts["\(provider)/\(month)"] ?? RequestCount(provider: provider, month: month, used: 0)
                 count.reportedLimit = limit ?? count.reportedLimit
                 count.reportedRemaining = remaining ?? count.reportedRemaining
+                count.reportedUntil = until
                 counts["\(provider)/\(month)"] = count
             }
         }
@@ -83,6 +84,25 @@ struct MonthlyRequestBudgetTests {
         #expect(throws: LigasError.quotaExceeded("flashlive reported no requests left on its plan this period")) {
             try budget.spend("flashlive")
         }
+    }
+
+    @Test("A provider's 'none left' holds until its reset time (or an hour without one), not for the rest of the month")
+    func reportExpires() throws {
+        let clock = TestClock(Date(timeIntervalSince1970: 1_794_000_000))
+        let budget = MonthlyRequestBudget(budget: 100, store: CountStoreStub(), currentDate: clock.currentDate)
+        budget.report("flashlive", limit: 500, remaining: 0, resetsIn: 600)
+        #expect(throws: LigasError.self) { try budget.spend("flashlive") }
+
+        clock.advance(by: 600)
+
+        #expect(try budget.spend("flashlive").used == 1)
+        #expect(budget.usage("flashlive").remaining == 99)
+
+        budget.report("transfermarkt", limit: nil, remaining: 0)
+        clock.advance(by: MonthlyRequestBudget.reportLifetime - 1)
+        #expect(throws: LigasError.self) { try budget.spend("transfermarkt") }
+        clock.advance(by: 1)
+        #expect(try budget.spend("transfermarkt").used == 1)
     }
 
     @Test("A store that cannot count does not stop requests: they are counted in memory, and the budget still holds")

@@ -56,7 +56,10 @@ public final class RapidAPIProvider: Sendable {
                 return (state.fault, state.remaining)
             }
             let reply = answer(kind, request, fault: fault, cdn: cdn)
-            return .headers(["x-ratelimit-requests-limit": "\(planLimit)", "x-ratelimit-requests-remaining": "\(left)"], reply)
+            return .headers([
+                "x-ratelimit-requests-limit": "\(planLimit)", "x-ratelimit-requests-remaining": "\(left)",
+                "x-ratelimit-requests-reset": "86400",
+            ], reply)
         })
         return RapidAPIProvider(kind: kind, server: server, state: state)
     }

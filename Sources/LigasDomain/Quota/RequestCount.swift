@@ -1,3 +1,5 @@
+import Foundation
+
 /// How many requests ligasd made to one provider in one calendar month (UTC), and what the
 /// provider itself last said about its quota, when it says (RapidAPI's rate-limit headers).
 public struct RequestCount: Hashable, Sendable {
@@ -7,13 +9,26 @@ public struct RequestCount: Hashable, Sendable {
     public var used: Int
     public var reportedLimit: Int?
     public var reportedRemaining: Int?
+    /// Until when the report holds: the provider's own reset time, or a while after it was made.
+    /// The provider's period need not be the calendar month, so a "none left" must not outlast it.
+    public var reportedUntil: Date?
 
-    public init(provider: String, month: String, used: Int, reportedLimit: Int? = nil, reportedRemaining: Int? = nil) {
+    public init(
+        provider: String, month: String, used: Int, reportedLimit: Int? = nil, reportedRemaining: Int? = nil,
+        reportedUntil: Date? = nil
+    ) {
         self.provider = provider
         self.month = month
         self.used = used
         self.reportedLimit = reportedLimit
         self.reportedRemaining = reportedRemaining
+        self.reportedUntil = reportedUntil
+    }
+
+    /// The provider's word, while it holds.
+    func reportedRemaining(at now: Date) -> Int? {
+        guard let reportedUntil, now < reportedUntil else { return nil }
+        return reportedRemaining
     }
 }
 
@@ -22,8 +37,8 @@ public protocol RequestCountStore: Sendable {
     func requestCount(provider: String, month: String) throws -> RequestCount?
     /// Adds one request to the month's count, in one transaction, and returns the new count.
     func countRequest(provider: String, month: String) throws -> RequestCount
-    /// Keeps what the provider said of its own quota; nil leaves a value as it was.
-    func recordReport(provider: String, month: String, limit: Int?, remaining: Int?) throws
+    /// Keeps what the provider said of its own quota, and until when it holds; nil leaves a value as it was.
+    func recordReport(provider: String, month: String, limit: Int?, remaining: Int?, until: Date) throws
 }
 
 /// One provider's budget as `status` shows it.

@@ -30,6 +30,8 @@ public struct MeteredHTTPClient: HTTPClient {
 
     public static let limitHeader = "x-ratelimit-requests-limit"
     public static let remainingHeader = "x-ratelimit-requests-remaining"
+    /// Seconds until the provider's quota resets.
+    public static let resetHeader = "x-ratelimit-requests-reset"
 
     private let base: any HTTPClient
     private let meters: [Meter]
@@ -60,7 +62,9 @@ public struct MeteredHTTPClient: HTTPClient {
         if count.used == budget.budget { onEvent(.budgetSpent(provider: provider, budget: budget.budget)) }
         let (head, body) = try await base.get(url, headers: headers, maxBodyBytes: maxBodyBytes)
         let remaining = head.headers[Self.remainingHeader].flatMap { Int($0) }
-        budget.report(provider, limit: head.headers[Self.limitHeader].flatMap { Int($0) }, remaining: remaining)
+        budget.report(
+            provider, limit: head.headers[Self.limitHeader].flatMap { Int($0) }, remaining: remaining,
+            resetsIn: head.headers[Self.resetHeader].flatMap { TimeInterval($0) })
         if head.status == 429 {
             onEvent(.rateLimited(provider: provider, reportedRemaining: remaining))
             throw LigasError.quotaExceeded(

@@ -309,8 +309,19 @@ def iso(dt):
     return dt.strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
+def score(rng, winner, home, away):
+    """Goals for a result already drawn: from their own generator, so adding scores changed
+    no winner, date or name of the earlier tree."""
+    loser_goals = rng.choice([0, 0, 0, 1, 1, 2])
+    if winner == "Draw":
+        return loser_goals, loser_goals
+    winner_goals = loser_goals + rng.choice([1, 1, 1, 2, 2, 3])
+    return (winner_goals, loser_goals) if winner == home else (loser_goals, winner_goals)
+
+
 def make_matches(league, teams):
     rng = random.Random("%s/matches/%s" % (SEED, league["id"]))
+    goals = random.Random("%s/scores/%s" % (SEED, league["id"]))
     rounds = round_robin(len(teams), PREVIOUS_ROUNDS + UPCOMING_ROUNDS)
     previous, upcoming = [], []
     # Exactly a quarter of the played matches end in a draw.
@@ -347,12 +358,43 @@ def make_matches(league, teams):
                 else:
                     winner = away["name"]
                 match["winner"] = winner
+                match["homeScore"], match["awayScore"] = score(
+                    goals, winner, home["name"], away["name"])
                 match["highlights"] = "%s/%s/2025/r%02d-%s-%s.mp4" % (
                     HIGHLIGHTS_BASE, league["id"], r + 1, home["id"], away["id"])
                 previous.append(match)
             else:
                 upcoming.append(match)
     return {"matches": {"previous": previous, "upcoming": upcoming}}
+
+
+def make_standings(teams, matches):
+    """The table after the played matches: 3 points a win, 1 a draw; ties broken by goal
+    difference, goals scored, then name."""
+    rows = {t["name"]: {"team": {k: t[k] for k in ("id", "name", "logo")},
+                        "played": 0, "won": 0, "drawn": 0, "lost": 0,
+                        "goalsFor": 0, "goalsAgainst": 0, "points": 0}
+            for t in teams}
+    for m in matches["matches"]["previous"]:
+        for side, goals_for, goals_against in (
+                (m["home"], m["homeScore"], m["awayScore"]),
+                (m["away"], m["awayScore"], m["homeScore"])):
+            row = rows[side]
+            row["played"] += 1
+            row["goalsFor"] += goals_for
+            row["goalsAgainst"] += goals_against
+            if goals_for > goals_against:
+                row["won"] += 1
+                row["points"] += 3
+            elif goals_for == goals_against:
+                row["drawn"] += 1
+                row["points"] += 1
+            else:
+                row["lost"] += 1
+    ordered = sorted(rows.values(), key=lambda r: (
+        -r["points"], -(r["goalsFor"] - r["goalsAgainst"]), -r["goalsFor"],
+        r["team"]["name"]))
+    return {"standings": [dict({"rank": i + 1}, **r) for i, r in enumerate(ordered)]}
 
 
 # ---------------------------------------------------------------------------
@@ -598,7 +640,9 @@ README = """\
 
 This folder is a static, self-contained copy of the ligasd REST contract for
 Ecuador's LigaPro Serie A and Serie B (2025 clubs): `leagues/<league-id>/teams.json`,
-`leagues/<league-id>/matches.json`, `teams/<team-id>/players.json` and the PNG
+`leagues/<league-id>/matches.json` (results with scores),
+`leagues/<league-id>/standings.json` (the table after those results),
+`teams/<team-id>/players.json` and the PNG
 images they reference (paths relative to the base URL), so it can be served by
 any static web server or bundled for offline use and tests. Club names are real,
 but all players and coaches are fictitious, the results, fixtures and highlight
@@ -628,8 +672,11 @@ def main():
         write_json(os.path.join(OUT, "leagues", league["id"], "teams.json"),
                    {"teams": [{k: t[k] for k in ("id", "name", "logo")}
                               for t in teams]})
+        matches = make_matches(league, teams)
         write_json(os.path.join(OUT, "leagues", league["id"], "matches.json"),
-                   make_matches(league, teams))
+                   matches)
+        write_json(os.path.join(OUT, "leagues", league["id"], "standings.json"),
+                   make_standings(teams, matches))
 
         circle, star = league["badge"]
         write_bytes(os.path.join(OUT, "images", "leagues", league["id"] + ".png"),

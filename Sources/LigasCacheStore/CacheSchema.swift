@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 
 /// The cache file's tables: `feed`; `image` (what the LRU needs) and `image_piece` (the bytes,
-/// in pieces of `pieceSize`, deleted with their `image` row by the foreign key's cascade).
+/// in pieces of `pieceSize`, deleted with their `image` row by the foreign key's cascade);
+/// `request_count` (requests made to each metered provider per month).
 /// Timestamps are `timeIntervalSinceReferenceDate`, which round-trips
 /// a `Date` exactly.
 enum CacheSchema {
@@ -41,10 +42,23 @@ enum CacheSchema {
             }
             try db.alter(table: "image") { t in t.drop(column: "bytes") }
         }
+        // Requests made to each metered provider, per calendar month: the quota outlives restarts
+        // and cache validation (these rows are not feeds and never expire).
+        migrator.registerMigration("v3: request counts") { db in
+            try db.create(table: "request_count") { t in
+                t.column("provider", .text).notNull()
+                t.column("month", .text).notNull()
+                t.column("used", .integer).notNull()
+                t.column("reported_limit", .integer)
+                t.column("reported_remaining", .integer)
+                t.column("reported_until", .double)
+                t.primaryKey(["provider", "month"])
+            }
+        }
         // Each image's SHA-256, computed once when it is cached: streaming it again and again from
         // the cache then costs no hashing. Images cached before have none, and are hashed as they
         // stream.
-        migrator.registerMigration("v3: image digests") { db in
+        migrator.registerMigration("v4: image digests") { db in
             try db.alter(table: "image") { t in t.add(column: "sha256", .blob) }
         }
         return migrator

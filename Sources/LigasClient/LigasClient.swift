@@ -69,6 +69,10 @@ public final class LigasClient: Sendable {
         try await call(Methods.Matches.self, MatchesArguments(league: league, team: team), cache: cache)
     }
 
+    public func standings(league: String, cache: CachePolicy = .default) async throws -> StandingsResult {
+        try await call(Methods.Standings.self, StandingsArguments(league: league), cache: cache)
+    }
+
     public func status() async throws -> DaemonStatus {
         try await call(Methods.Status.self, NoArguments())
     }

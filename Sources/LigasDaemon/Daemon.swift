@@ -34,7 +34,8 @@ public enum Daemon {
             opened = try OpenedEngine.open(
                 configuration: configuration.engine, cacheFile: configuration.cacheFile,
                 imageCacheBytes: configuration.imageCacheBytes, logger: logger,
-                remoteFallbackMetadata: LigasMessageID.remoteFailedWithFallback.metadata)
+                remoteFallbackMetadata: LigasMessageID.remoteFailedWithFallback.metadata,
+                quotaMetadata: LigasMessageID.requestBudget.metadata)
         } catch {
             listener.close()
             throw error
@@ -59,7 +60,8 @@ public enum Daemon {
             server: server, idleExit: idleExit, onIdle: { idleContinuation.yield() }, shutdownGrace: configuration.shutdownGrace,
             stop: stop, notifier: notifier, logger: logger,
             started: [
-                "version": "\(version)", "socket-activated": "\(activated)", "remote": "\(configuration.remote.absoluteString)",
+                "version": "\(version)", "socket-activated": "\(activated)", "source": "\(configuration.effectiveSource.rawValue)",
+                "remote": "\(configuration.sourceURLs)",
                 "cache": "\(configuration.cacheFile.path)",
             ],
             readyStatus: "serving on \(activated ? "the activated socket" : configuration.socketPath ?? "?")"),
@@ -108,6 +110,7 @@ public enum Daemon {
             logger.info("cache validated", metadata: LigasMessageID.cacheValidated.metadata.merging([
                 "deleted": "\(report.deletedCount)", "expired-feeds": "\(report.expiredFeeds.count)",
                 "undecodable-feeds": "\(report.undecodableFeeds.count)", "expired-images": "\(report.expiredImages)", "outdated-leagues": "\(report.outdatedLeagues)",
+                "outdated-feeds": "\(report.outdatedFeeds.count)",
             ]) { $1 })
         } catch {
             logger.error("cache validation failed", metadata: LigasMessageID.cacheValidated.metadata.merging(["error": "\(error)"]) { $1 })

@@ -14,10 +14,19 @@ public struct DaemonConfiguration: Sendable {
     /// Bind this path instead of taking a socket from systemd.
     public var socketPath: String?
     public var socketMode: mode_t = 0o660
+    /// What serves Serie A and B; unset: the sample data, or `ligas-rest` when `remote` is set.
+    public var source: Source?
     /// Base URL of the `ligas-rest` source; the bundled sample data when unset.
     public var remote: URL = BundledSampleData.baseURL
     /// Base URL of the `seed-football-api` source, if any.
     public var seedRemote: URL?
+    /// The RapidAPI providers' base URLs (for tests and mirrors).
+    public var flashLiveURL: URL = FlashLive.defaultBaseURL
+    public var transfermarktURL: URL = Transfermarkt.defaultBaseURL
+    /// FlashLive season and stage ids set by hand, instead of those its tournaments list gives.
+    public var flashLiveSeasons: [LeagueSeason] = []
+    /// Requests per metered provider and calendar month.
+    public var monthlyRequests = EngineConfiguration.defaultMonthlyRequestBudget
     /// Never printed: `APIKey` redacts itself.
     public var apiKey: APIKey?
     public var cacheFile: URL = CacheStoreOpening.defaultFileURL()
@@ -33,11 +42,62 @@ public struct DaemonConfiguration: Sendable {
 
     public init() {}
 
+    /// The choices of `LIGASD_SOURCE`.
+    public enum Source: String, Sendable, CaseIterable {
+        /// The bundled sample data (the `ligas-rest` contract over files shipped with ligasd).
+        case sample
+        /// The `ligas-rest` contract at `LIGASD_REMOTE`.
+        case ligasREST = "ligas-rest"
+        /// Only the `seed-football-api` source at `LIGASD_SEED_REMOTE`.
+        case seed
+        /// FlashLive and Transfermarkt on RapidAPI (an API key is needed).
+        case rapidAPI = "rapidapi"
+    }
+
+    /// The source in force: the one set, else `sample`, or `ligas-rest` when `LIGASD_REMOTE` is set.
+    public var effectiveSource: Source {
+        source ?? (remote == BundledSampleData.baseURL ? .sample : .ligasREST)
+    }
+
+    /// The remotes the source needs, and a seed source besides when one is set.
+    var remoteSources: [RemoteSource] {
+        var sources: [RemoteSource] = switch effectiveSource {
+        case .sample: [RemoteSource(dataSource: .ligasREST, baseURL: BundledSampleData.baseURL, apiKey: apiKey)]
+        case .ligasREST: [RemoteSource(dataSource: .ligasREST, baseURL: remote, apiKey: apiKey)]
+        case .seed: []
+        case .rapidAPI: [
+            RemoteSource(dataSource: .flashLive, baseURL: flashLiveURL, apiKey: apiKey),
+            RemoteSource(dataSource: .transfermarkt, baseURL: transfermarktURL, apiKey: apiKey),
+        ]
+        }
+        if let seedRemote { sources.append(RemoteSource(dataSource: .seedFootballAPI, baseURL: seedRemote, apiKey: apiKey)) }
+        return sources
+    }
+
+    /// The base URLs in use, for the start-up log line (never a key: keys are not in URLs).
+    var sourceURLs: String {
+        remoteSources.map { RemoteFailure.redacted($0.baseURL) }.joined(separator: " ")
+    }
+
+    /// What the chosen source cannot do without.
+    func validate() throws {
+        switch effectiveSource {
+        case .seed where seedRemote == nil:
+            throw ConfigurationError(key: "LIGASD_SOURCE", value: "seed", expected: "LIGASD_SEED_REMOTE set as well")
+        case .rapidAPI where apiKey == nil:
+            throw ConfigurationError(
+                key: "LIGASD_SOURCE", value: "rapidapi",
+                expected: "a RapidAPI key in $CREDENTIALS_DIRECTORY/api-key (LoadCredential=) or LIGASD_API_KEY")
+        default:
+            break
+        }
+    }
+
     /// The engine's part of the configuration.
     var engine: EngineConfiguration {
-        var sources = [RemoteSource(dataSource: .ligasREST, baseURL: remote, apiKey: apiKey)]
-        if let seedRemote { sources.append(RemoteSource(dataSource: .seedFootballAPI, baseURL: seedRemote, apiKey: apiKey)) }
-        var configuration = EngineConfiguration(sources: sources)
+        var configuration = EngineConfiguration(sources: remoteSources)
+        configuration.seasonOverrides = flashLiveSeasons
+        configuration.monthlyRequestBudget = monthlyRequests
         configuration.cachePolicy = CachePolicy(maxAge: maxCacheAge)
         configuration.imageChunkSize = limits.chunkSize
         configuration.remoteFirstBudget = remoteFirstBudget
@@ -82,6 +142,7 @@ extension DaemonConfiguration {
             if let value = settings[setting.name] { try setting.apply(&configuration, value) }
         }
         configuration.apiKey = try CredentialLoading.apiKey(environment: environment) ?? configuration.apiKey
+        try configuration.validate()
         return configuration
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LigasDomain
 import LigasRemote
 import LigasSystemd
 import Logging
@@ -82,10 +83,34 @@ extension DaemonSetting {
             guard let mode = mode_t(text, radix: 8), mode <= 0o777 else { throw expected("an octal mode such as 0660") }
             configuration.socketMode = mode
         },
+        choice("source", "what serves Serie A and B: `sample` (the bundled sample data), `ligas-rest` (at `LIGASD_REMOTE`), `seed` (only the league `seed`, at `LIGASD_SEED_REMOTE`) or `rapidapi` (FlashLive and Transfermarkt; needs the API key)",
+               expected: "sample, ligas-rest, seed or rapidapi", \.source,
+               { text -> DaemonConfiguration.Source?? in DaemonConfiguration.Source(rawValue: text).map(Optional.some) },
+               defaultText: .words("`sample`, or `ligas-rest` when `LIGASD_REMOTE` is set")),
         url("remote", .words("the bundled sample data"),
             "base URL of the `ligas-rest` source (`http://`, `https://`, `file://` or a path)") { $0.remote = $1 },
         url("seed-remote", .none,
             "base URL of a `seed-football-api` source; its league is listed as `seed` (`ligas-client teams seed`)") { $0.seedRemote = $1 },
+        url("flashlive-url", .value(FlashLive.defaultBaseURL.absoluteString),
+            "base URL of FlashLive (source `rapidapi`), for tests and mirrors") { $0.flashLiveURL = $1 },
+        url("transfermarkt-url", .value(Transfermarkt.defaultBaseURL.absoluteString),
+            "base URL of Transfermarkt (source `rapidapi`), for tests and mirrors") { $0.transfermarktURL = $1 },
+        DaemonSetting(
+            flag: "flashlive-seasons", defaultText: .words("found in FlashLive's `/v1/tournaments/list`"),
+            meaning: "FlashLive season and stage ids by league, `serie-a=SEASON/STAGE,serie-b=SEASON/STAGE`, when FlashLive's list names the leagues otherwise"
+        ) { configuration, text in
+            configuration.flashLiveSeasons = try text.split(separator: ",").map { entry in
+                let parts = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let ids = parts.count == 2 ? parts[1].split(separator: "/").map(String.init) : []
+                guard parts.count == 2, ids.count == 2, !parts[0].isEmpty, ids.allSatisfy({ !$0.isEmpty }) else {
+                    throw expected("LEAGUE=SEASON/STAGE pairs separated by commas, e.g. serie-a=IaFDigtm/OO37de6i")
+                }
+                return LeagueSeason(league: parts[0], seasonID: ids[0], stageID: ids[1])
+            }
+        },
+        count("monthly-requests",
+              "requests ligasd may make to each RapidAPI provider per calendar month (UTC); past it, cached data or `quotaExceeded`. Set it to your plan's quota",
+              \.monthlyRequests),
         DaemonSetting(
             flag: nil, named: "LIGASD_API_KEY", defaultText: .none,
             meaning: "the API key, unless `$CREDENTIALS_DIRECTORY/api-key` (systemd `LoadCredential=`) exists, which wins; never a flag, never logged"
@@ -204,7 +229,14 @@ extension DaemonSetting {
         _ flag: String, _ meaning: String, expected words: String, _ keyPath: WritableKeyPath<DaemonConfiguration, Value> & Sendable,
         _ make: @escaping @Sendable (String) -> Value?, _ word: (Value) -> String
     ) -> DaemonSetting {
-        DaemonSetting(flag: flag, defaultText: .value(word(DaemonConfiguration()[keyPath: keyPath])), meaning: meaning) { configuration, text in
+        choice(flag, meaning, expected: words, keyPath, make, defaultText: .value(word(DaemonConfiguration()[keyPath: keyPath])))
+    }
+
+    private static func choice<Value: Sendable>(
+        _ flag: String, _ meaning: String, expected words: String, _ keyPath: WritableKeyPath<DaemonConfiguration, Value> & Sendable,
+        _ make: @escaping @Sendable (String) -> Value?, defaultText: DefaultText
+    ) -> DaemonSetting {
+        DaemonSetting(flag: flag, defaultText: defaultText, meaning: meaning) { configuration, text in
             guard let value = make(text.lowercased()) else { throw expected(words) }
             configuration[keyPath: keyPath] = value
         }

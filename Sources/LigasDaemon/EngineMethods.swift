@@ -16,7 +16,10 @@ enum EngineMethods {
         router.onNow(Methods.Ping.self) { _, _, _ in Answer(PingResult()) }
         router.onNow(Methods.Describe.self) { _, _, _ in Answer(.ligas) }
         router.onNow(Methods.Status.self) { _, _, context in
-            Answer(status(context.statistics(), counters: counters, version: version, startedAt: startedAt))
+            var answer = status(context.statistics(), counters: counters, version: version, startedAt: startedAt)
+            let budgets = engine.requestBudgets()
+            answer.quota = budgets.isEmpty ? nil : budgets.map(WireMapping.quota)
+            return Answer(answer)
         }
         // Cache first: answered at once when the cache already holds them in memory.
         let leagues = { @Sendable (loaded: Loaded<[LigasDomain.League]>) in sourced(loaded, counters) { $0.map(WireMapping.league) } }
@@ -35,6 +38,10 @@ enum EngineMethods {
             let loaded = try await engine.matches(league: arguments.league, team: arguments.team, policy: policy(request))
             return sourced(loaded, counters, WireMapping.matches)
         }
+        let standings = { @Sendable (loaded: Loaded<[LigasDomain.Standing]>) in sourced(loaded, counters) { $0.map(WireMapping.standing) } }
+        router.on(Methods.Standings.self, now: { arguments, request, _ in
+            engine.standingsNow(league: arguments.league, policy: policy(request)).map(standings)
+        }) { arguments, request, _ in standings(try await engine.standings(league: arguments.league, policy: policy(request))) }
         router.onStream(Methods.Image.self) { arguments, request, _ in
             let loaded = try await engine.image(of: WireMapping.imageSubject(arguments), policy: policy(request))
             counters.record(loaded.origin)

@@ -9,8 +9,13 @@ import ArgumentParser
 public struct SettingFlags: ParsableArguments {
     @Option(help: .setting("socket")) var socket: String?
     @Option(help: .setting("socket-mode")) var socketMode: String?
+    @Option(help: .setting("source")) var source: String?
     @Option(help: .setting("remote")) var remote: String?
     @Option(help: .setting("seed-remote")) var seedRemote: String?
+    @Option(help: .setting("flashlive-url")) var flashliveUrl: String?
+    @Option(help: .setting("transfermarkt-url")) var transfermarktUrl: String?
+    @Option(help: .setting("flashlive-seasons")) var flashliveSeasons: String?
+    @Option(help: .setting("monthly-requests")) var monthlyRequests: String?
     @Option(help: .setting("cache")) var cache: String?
     @Option(help: .setting("max-cache-age")) var maxCacheAge: String?
     @Option(help: .setting("remote-first-budget")) var remoteFirstBudget: String?

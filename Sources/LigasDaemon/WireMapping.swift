@@ -24,11 +24,26 @@ enum WireMapping {
         .init(
             previous: matches.previous.map {
                 .init(date: $0.match.date, description: $0.match.description, home: $0.match.home,
-                      away: $0.match.away, winner: $0.winner, highlights: $0.highlightsURL)
+                      away: $0.match.away, winner: $0.winner, highlights: $0.highlightsURL,
+                      homeScore: $0.homeScore, awayScore: $0.awayScore)
             },
             upcoming: matches.upcoming.map {
                 .init(date: $0.date, description: $0.description, home: $0.home, away: $0.away)
             })
+    }
+
+    static func standing(_ standing: LigasDomain.Standing) -> LigasProtocol.Standing {
+        .init(
+            rank: standing.rank, team: team(standing.team), played: standing.played, won: standing.won,
+            drawn: standing.drawn, lost: standing.lost, goalsFor: standing.goalsFor, goalsAgainst: standing.goalsAgainst,
+            points: standing.points)
+    }
+
+    static func quota(_ usage: QuotaUsage) -> ProviderQuota {
+        .init(
+            provider: usage.provider, month: usage.month, used: UInt64(usage.used), budget: UInt64(usage.budget),
+            remaining: UInt64(usage.remaining), reportedLimit: usage.reportedLimit.map { UInt64(max(0, $0)) },
+            reportedRemaining: usage.reportedRemaining.map { UInt64(max(0, $0)) })
     }
 
     static func source(_ origin: Origin) -> ResultSource {
@@ -63,6 +78,7 @@ enum WireMapping {
         case LigasError.connectivity(let why): ErrorBody(code: .connectivity, message: why)
         case LigasError.invalidData(let why): ErrorBody(code: .invalidData, message: why)
         case LigasError.noCache: ErrorBody(code: .noCache, message: "offline and nothing cached")
+        case LigasError.quotaExceeded(let why): ErrorBody(code: .quotaExceeded, message: why)
         case is CancellationError: ErrorBody(code: .internal, message: "cancelled")
         default: ErrorBody(code: .internal, message: String(describing: error))
         }

@@ -11,6 +11,7 @@ public enum LigasMessageID: String, Sendable, CaseIterable {
     case cacheValidated = "2a725ccca1d84ef1997708ffabf5d7a3"
     case imageStreamed = "9a149b2d037c4f4d99ed786b36ce986a"
     case clientProtocolError = "dc552866e5b8418585ecea5f75ac89dc"
+    case requestBudget = "5d9af89d240b46b088d9c9a710833ed1"
 
     /// The 128-bit id as 32 lowercase hex characters, the form journald and catalog files use.
     public var hex: String { rawValue }

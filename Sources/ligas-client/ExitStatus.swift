@@ -7,7 +7,7 @@ enum ExitStatus {
     static let notFound: Int32 = 2
     static let unavailable: Int32 = 3      // connectivity, or offline with nothing cached
     static let invalidData: Int32 = 4
-    static let busy: Int32 = 5             // too many requests, shutting down, deadline or timeout
+    static let busy: Int32 = 5             // too many requests, a provider's quota spent, shutting down, deadline or timeout
     static let usage: Int32 = 64           // ArgumentParser's own code for bad usage
     static let daemonUnreachable: Int32 = 69
     static let interrupted: Int32 = 130
@@ -16,7 +16,8 @@ enum ExitStatus {
         Exit status: 0 success; 1 unexpected error (bug, protocol violation, failed integrity check, \
         answer too large to receive); \
         2 not found; 3 no connectivity and nothing cached; 4 the remote sent invalid data; \
-        5 busy (too many requests, daemon stopping, deadline or --timeout passed); 64 bad usage; \
+        5 busy (too many requests, a data provider's request quota spent, daemon stopping, deadline or --timeout \
+        passed); 64 bad usage; \
         69 ligasd unreachable; 130 interrupted (Ctrl-C).
         """
 
@@ -35,7 +36,7 @@ enum ExitStatus {
         case .notFound: notFound
         case .connectivity, .noCache: unavailable
         case .invalidData: invalidData
-        case .tooManyRequests, .shuttingDown, .deadlineExceeded: busy
+        case .tooManyRequests, .quotaExceeded, .shuttingDown, .deadlineExceeded: busy
         case .badRequest, .unknownMethod: usage
         // The client announces 16 MiB frames: a larger answer is unexpected, not the user's doing.
         case .resultTooLarge: 1

@@ -16,7 +16,7 @@ struct LigasClientCommand: AsyncParsableCommand {
         discussion: ExitStatus.documentation,
         version: ReleaseVersion.current,
         subcommands: [
-            LeaguesCommand.self, TeamsCommand.self, PlayersCommand.self, MatchesCommand.self,
+            LeaguesCommand.self, TeamsCommand.self, PlayersCommand.self, MatchesCommand.self, StandingsCommand.self,
             ImageCommand.self, StatusCommand.self, DescribeCommand.self, PingCommand.self,
         ])
 

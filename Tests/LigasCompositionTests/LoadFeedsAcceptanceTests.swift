@@ -7,19 +7,33 @@ import Testing
 
 /// Every scenario of the specs (online or offline, crossed with an empty, fresh or expired
 /// cache), composed exactly as the daemon composes it: real HTTP on loopback, real SQLite file.
-@Suite("Acceptance: teams and players (cache first)")
+@Suite("Acceptance: teams, players and standings (cache first)")
 struct CacheFirstAcceptanceTests {
-    /// Teams of a league and players of a team follow the same spec; each test runs for both.
+    /// Teams of a league, players of a team and a league's standings follow the same spec; each
+    /// test runs for all three.
     enum Feed: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case teams, players
+        case teams, players, standings
         var testDescription: String { rawValue }
-        var cacheKey: String { self == .teams ? "teams/serie-a" : "players/emelec" }
-        var path: String { self == .teams ? "/leagues/serie-a/teams.json" : "/teams/emelec/players.json" }
+        var cacheKey: String {
+            switch self {
+            case .teams: "teams/serie-a"
+            case .players: "players/emelec"
+            case .standings: "standings/serie-a"
+            }
+        }
+        var path: String {
+            switch self {
+            case .teams: "/leagues/serie-a/teams.json"
+            case .players: "/teams/emelec/players.json"
+            case .standings: "/leagues/serie-a/standings.json"
+            }
+        }
 
         func load(_ engine: LigasEngine, policy: LoadPolicy = .default) async throws -> Loaded<[String]> {
             switch self {
             case .teams: try await engine.teams(league: "serie-a", policy: policy).map { $0.map(\.id) }
             case .players: try await engine.players(team: "emelec", policy: policy).map { $0.map(\.id) }
+            case .standings: try await engine.standings(league: "serie-a", policy: policy).map { $0.map(\.team.id) }
             }
         }
 
@@ -27,6 +41,7 @@ struct CacheFirstAcceptanceTests {
             switch self {
             case .teams: try environment.cachedValue([Team].self, cacheKey)?.map(\.id)
             case .players: try environment.cachedValue([Player].self, cacheKey)?.map(\.id)
+            case .standings: try environment.cachedValue([Standing].self, cacheKey)?.map(\.team.id)
             }
         }
     }
@@ -45,7 +60,7 @@ struct CacheFirstAcceptanceTests {
 
             let loaded = try await feed.load(environment.engine(online: true))
 
-            #expect(loaded.value.count == (feed == .teams ? 16 : 23))
+            #expect(loaded.value.count == (feed == .players ? 23 : 16))
             #expect(try feed.cachedIDs(environment) == loaded.value)
             if state == .fresh {
                 #expect(loaded.origin == .cache)
@@ -132,7 +147,7 @@ struct CacheFirstAcceptanceTests {
             let loaded = try await feed.load(engine)
 
             #expect(loaded.origin == .remote)
-            #expect(loaded.value.count == (feed == .teams ? 16 : 23))
+            #expect(loaded.value.count == (feed == .players ? 23 : 16))
             #expect(environment.logs.messages.contains("cache save failed; delivering anyway"))
             #expect(try feed.cachedIDs(environment) == nil)
         }

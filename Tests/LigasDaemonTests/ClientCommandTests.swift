@@ -25,7 +25,7 @@ struct ClientCommandTests {
 
     // MARK: - Data and daemon commands
 
-    @Test("leagues, teams, players, matches, status, describe and ping exit 0 with readable output")
+    @Test("leagues, teams, players, matches, standings, status, describe and ping exit 0 with readable output")
     func commandsAsTables() async throws {
         try await Self.withDaemon { daemon in
             let leagues = try await CommandRun.client(["leagues"], socket: daemon.socketPath)
@@ -50,7 +50,15 @@ struct ClientCommandTests {
             #expect(matches.status == 0, "\(matches.errorOutput)")
             #expect(matches.lines.count == 1 + 4)
             #expect(matches.lines.dropFirst().allSatisfy { $0.contains("Emelec") && ($0.hasSuffix("draw") || $0.contains("won by ")) })
+            #expect(matches.lines.dropFirst().allSatisfy { $0.contains(#/\s\d+-\d+\s/#) }, "every played match shows its score")
             #expect(!matches.text.contains("upcoming"))
+
+            let standings = try await CommandRun.client(["standings", "serie-a"], socket: daemon.socketPath)
+            #expect(standings.status == 0, "\(standings.errorOutput)")
+            #expect(standings.lines.first?.split(separator: " ", omittingEmptySubsequences: true)
+                == ["#", "TEAM", "P", "W", "D", "L", "GF", "GA", "GD", "PTS"])
+            #expect(standings.lines.count == 1 + 16)
+            #expect(standings.lines.dropFirst().first?.hasPrefix("1 ") == true)
 
             let status = try await CommandRun.client(["status"], socket: daemon.socketPath)
             #expect(status.status == 0, "\(status.errorOutput)")
@@ -100,6 +108,20 @@ struct ClientCommandTests {
             #expect((matchValue["upcoming"] as? [Any])?.isEmpty == true)
             // Dates in ISO 8601 UTC.
             #expect(previous.allSatisfy { ($0["date"] as? String).flatMap { try? Date.ISO8601FormatStyle().parse($0) } != nil })
+            #expect(previous.allSatisfy { $0["homeScore"] is Int && $0["awayScore"] is Int })
+
+            let standings = try #require(try await CommandRun.client(["standings", "serie-a", "--json"], socket: daemon.socketPath).jsonObject())
+            #expect(standings["source"] as? String == "remote")
+            let rows = try #require(standings["value"] as? [[String: Any]])
+            #expect(rows.compactMap { $0["rank"] as? Int } == Array(1...16))
+            let points = rows.compactMap { $0["points"] as? Int }
+            #expect(points == points.sorted(by: >), "leader first")
+            #expect(rows.allSatisfy { row in
+                ["played", "won", "drawn", "lost", "goalsFor", "goalsAgainst"].allSatisfy { row[$0] is Int }
+                    && (row["team"] as? [String: Any])?["id"] is String
+            })
+            let played = rows.compactMap { row in (row["won"] as? Int).flatMap { won in (row["drawn"] as? Int).map { won + $0 } } }
+            #expect(zip(played, rows).allSatisfy { $0 + (($1["lost"] as? Int) ?? 0) == $1["played"] as? Int })
 
             let status = try #require(try await CommandRun.client(["status", "--json"], socket: daemon.socketPath).jsonObject())
             #expect(status["version"] is String)

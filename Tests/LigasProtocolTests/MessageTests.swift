@@ -12,8 +12,8 @@ struct MessageTests {
 
     @Test("an unknown method is reported as unknownMethod")
     func unknownMethod() {
-        let bytes = requestBytes(map([("method", .text("standings")), ("cache", .text("default"))]))
-        #expect(throws: ErrorBody(code: .unknownMethod, message: "unknown method \"standings\"", details: ["method": "standings"])) {
+        let bytes = requestBytes(map([("method", .text("lineups")), ("cache", .text("default"))]))
+        #expect(throws: ErrorBody(code: .unknownMethod, message: "unknown method \"lineups\"", details: ["method": "lineups"])) {
             try Request.decode(from: bytes, using: CBORDecoder())
         }
     }

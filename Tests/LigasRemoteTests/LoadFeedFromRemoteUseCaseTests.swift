@@ -91,7 +91,7 @@ struct LoadFeedFromRemoteUseCaseTests {
         let catalog = RemoteCatalog(sources: [RemoteSource(dataSource: .seedFootballAPI, baseURL: base)])
         let loader = RemoteFeedLoader.players(client: client, catalog: catalog, dataSourceOfTeam: { _ in .seedFootballAPI })
 
-        await #expect(throws: LigasError.notFound("seed-football-api does not provide this feed")) { try await loader.load("x") }
+        await #expect(throws: LigasError.notFound("seed-football-api does not provide players")) { try await loader.load("x") }
         #expect(client.requestedURLs.isEmpty)
     }
 

@@ -64,6 +64,28 @@ struct PayloadMapperTests {
         ])
     }
 
+    @Test("REST contract: previous matches carry their scores when given, and none when not")
+    func restScores() throws {
+        let payload = json(#"{"matches":{"previous":[{"date":"2025-02-15T19:00:00.000Z","description":"Emelec vs. Aucas","home":"Emelec","away":"Aucas","winner":"Emelec","homeScore":2,"awayScore":1,"highlights":"h/1.mp4"},{"date":"2025-02-22T19:00:00Z","description":"Aucas vs. Emelec","home":"Aucas","away":"Emelec","winner":"Draw","highlights":"h/2.mp4"}],"upcoming":[]}}"#)
+
+        let previous = try RemoteContract.ligasREST.mapper.matches(from: payload, in: restContext).previous
+
+        #expect(previous.map(\.homeScore) == [2, nil])
+        #expect(previous.map(\.awayScore) == [1, nil])
+    }
+
+    @Test("REST contract: maps a league table, team logos resolved against the base URL")
+    func restStandings() throws {
+        let payload = json(#"{"standings":[{"rank":1,"team":{"id":"emelec","name":"Emelec","logo":"images/teams/emelec.png"},"played":4,"won":3,"drawn":1,"lost":0,"goalsFor":9,"goalsAgainst":3,"points":10}]}"#)
+
+        let standings = try RemoteContract.ligasREST.mapper.standings(from: payload, in: restContext)
+
+        #expect(standings == [Standing(
+            rank: 1,
+            team: Team(id: "emelec", name: "Emelec", logoURL: URL(string: "https://ligas.test/v1/images/teams/emelec.png")!, dataSource: .ligasREST),
+            played: 4, won: 3, drawn: 1, lost: 0, goalsFor: 9, goalsAgainst: 3, points: 10)])
+    }
+
     @Test("Invalid data: a missing field is named with its path")
     func missingField() {
         #expect(throws: LigasError.invalidData("missing field teams[1].logo")) {

@@ -23,7 +23,10 @@ struct RemoteOverLoopbackHTTPTests {
         let loader = RemoteFeedLoader<String, [Team]>(
             client: client, maxBodyBytes: maxBodyBytes,
             request: { try catalog.request(.teams, id: $0, from: .ligasREST) },
-            map: { data, request in try request.contract.mapper.teams(from: data, in: request.context) })
+            map: { parts, request in
+                guard let data = parts.first ?? nil else { throw LigasError.invalidData("no body") }
+                return try request.contract.mapper.teams(from: data, in: request.context)
+            })
         let outcome = await asyncResult { try await body(loader, server) }
         try await client.shutdown()
         try await server.shutdown()

@@ -20,6 +20,7 @@ struct LigasMessageIDTests {
         #expect(LigasMessageID.cacheValidated.hex == "2a725ccca1d84ef1997708ffabf5d7a3")
         #expect(LigasMessageID.imageStreamed.hex == "9a149b2d037c4f4d99ed786b36ce986a")
         #expect(LigasMessageID.clientProtocolError.hex == "dc552866e5b8418585ecea5f75ac89dc")
+        #expect(LigasMessageID.requestBudget.hex == "5d9af89d240b46b088d9c9a710833ed1")
     }
 
     @Test("tags a log call with the journal's MESSAGE_ID key")

@@ -28,6 +28,8 @@ public final class LoopbackHTTPServer: Sendable {
         case file(root: URL)
         /// Holds the request until the test opens the gate, then answers with `reply`.
         indirect case gated(Gate, then: Reply)
+        /// `reply` (an `ok` or a `status`) with these response headers added.
+        indirect case headers([String: String], Reply)
     }
 
     public struct RecordedRequest: Sendable, Hashable {
@@ -51,6 +53,11 @@ public final class LoopbackHTTPServer: Sendable {
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
 
     public static func start(_ route: @escaping @Sendable (String) -> Reply) async throws -> LoopbackHTTPServer {
+        try await startRoutingRequests { route($0.path) }
+    }
+
+    /// A server whose router also sees each request's headers (names in lower case).
+    public static func startRoutingRequests(_ route: @escaping @Sendable (RecordedRequest) -> Reply) async throws -> LoopbackHTTPServer {
         let state = NIOLockedValueBox(State())
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -126,12 +133,14 @@ public final class LoopbackHTTPServer: Sendable {
         typealias InboundIn = HTTPServerRequestPart
         typealias OutboundOut = HTTPServerResponsePart
 
-        let route: @Sendable (String) -> Reply
+        let route: @Sendable (RecordedRequest) -> Reply
         let state: NIOLockedValueBox<State>
         var path = "/"
+        var request = RecordedRequest(path: "/", headers: [:])
+        var extraHeaders: [String: String] = [:]
         var trickle: RepeatedTask?
 
-        init(route: @escaping @Sendable (String) -> Reply, state: NIOLockedValueBox<State>) {
+        init(route: @escaping @Sendable (RecordedRequest) -> Reply, state: NIOLockedValueBox<State>) {
             self.route = route
             self.state = state
         }
@@ -141,11 +150,13 @@ public final class LoopbackHTTPServer: Sendable {
             case .head(let head):
                 path = head.uri
                 let headers = Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
-                state.withLockedValue { $0.requests.append(RecordedRequest(path: head.uri, headers: headers)) }
+                request = RecordedRequest(path: head.uri, headers: headers)
+                state.withLockedValue { [request] in $0.requests.append(request) }
             case .body:
                 break
             case .end:
-                reply(route(path), context: context)
+                extraHeaders = [:]
+                reply(route(request), context: context)
             }
         }
 
@@ -196,6 +207,9 @@ public final class LoopbackHTTPServer: Sendable {
                 }
             case .redirect(let location):
                 send(status: .found, body: Data(), headers: ["location": location], context: context)
+            case .headers(let headers, let then):
+                extraHeaders.merge(headers) { $1 }
+                self.reply(then, context: context)
             case .gated(let gate, let then):
                 let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 let eventLoop = context.eventLoop
@@ -226,7 +240,7 @@ public final class LoopbackHTTPServer: Sendable {
         }
 
         private func send(status: HTTPResponseStatus, body: Data, headers: [String: String], context: ChannelHandlerContext) {
-            var responseHeaders = HTTPHeaders(headers.map { ($0.key, $0.value) })
+            var responseHeaders = HTTPHeaders(headers.merging(extraHeaders) { $1 }.map { ($0.key, $0.value) })
             responseHeaders.add(name: "content-length", value: "\(body.count)")
             context.write(wrapOutboundOut(.head(.init(version: .http1_1, status: status, headers: responseHeaders))), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)

@@ -14,14 +14,14 @@ public struct OpenedEngine: Sendable {
     /// (not even in memory), and then leaves nothing to shut down.
     public static func open(
         configuration: EngineConfiguration, cacheFile: URL, imageCacheBytes: Int, logger: Logger,
-        remoteFallbackMetadata: Logger.Metadata = [:]
+        remoteFallbackMetadata: Logger.Metadata = [:], quotaMetadata: Logger.Metadata = [:]
     ) throws -> OpenedEngine {
         let store = try CacheStoreOpening.open(fileURL: cacheFile, imageCapacityBytes: imageCacheBytes, logger: logger)
         let http = AsyncHTTPClientAdapter()
         let engine = LigasEngine.compose(
-            configuration: configuration, feedStore: store, imageStore: store,
+            configuration: configuration, feedStore: store, imageStore: store, requestCounts: store,
             httpClient: SchemeRoutingHTTPClient(http: http), logger: logger,
-            remoteFallbackMetadata: remoteFallbackMetadata)
+            remoteFallbackMetadata: remoteFallbackMetadata, quotaMetadata: quotaMetadata)
         return OpenedEngine(engine: engine, http: http)
     }
 

@@ -4,8 +4,8 @@ import LigasDomain
 /// memory, told synchronously. The server answers these inside its read handler, with no task
 /// and no thread hop; nil means "not ready now: call the use case", never "nothing cached".
 ///
-/// Only where the use case itself is cache first: leagues, teams and players under `default`
-/// and `offline`. Matches are remote first, and `refresh` always goes to the remote.
+/// Only where the use case itself is cache first: leagues, teams, players and standings under
+/// `default` and `offline`. Matches are remote first, and `refresh` always goes to the remote.
 extension LigasEngine {
     public func leaguesNow(policy: LoadPolicy) -> Loaded<[League]>? {
         leaguesUseCase.loadFromMemory(policy: policy)
@@ -17,5 +17,9 @@ extension LigasEngine {
 
     public func playersNow(team: String, policy: LoadPolicy) -> Loaded<[Player]>? {
         policy == .refresh ? nil : playersCache.loadFromMemory(team)
+    }
+
+    public func standingsNow(league: String, policy: LoadPolicy) -> Loaded<[Standing]>? {
+        policy == .refresh ? nil : standingsCache.loadFromMemory(league)
     }
 }

@@ -11,13 +11,17 @@ public struct LigasEngine: Sendable {
     let teamsLoader: PolicyRoutingLoader<String, [Team]>
     let playersLoader: PolicyRoutingLoader<String, [Player]>
     let matchesLoader: PolicyRoutingLoader<String, Matches>
+    let standingsLoader: PolicyRoutingLoader<String, [Standing]>
     let imageLoader: PolicyRoutingLoader<URL, ImageStream>
     /// The caches behind the loaders, for answers that are ready now (`LigasEngine+ReadyNow`).
     let teamsCache: LocalFeedLoader<String, [Team]>
     let playersCache: LocalFeedLoader<String, [Player]>
+    let standingsCache: LocalFeedLoader<String, [Standing]>
     let cacheValidation: ValidateCacheUseCase
     let knownImages: KnownImageURLs
     let cachedImageReferences: CachedImageReferences
+    /// The monthly budget and the providers it meters; nil when nothing is metered.
+    let requestBudget: (budget: MonthlyRequestBudget, providers: [String])?
 
     /// Use case "Load leagues" (bootstrap list, cached).
     public func leagues(policy: LoadPolicy = .default) async -> Loaded<[League]> {
@@ -60,6 +64,13 @@ public struct LigasEngine: Sendable {
         return loaded.map { $0.involving(team: known.name) }
     }
 
+    /// Use case "Load standings": the league table, cache first like teams.
+    public func standings(league: String, policy: LoadPolicy = .default) async throws -> Loaded<[Standing]> {
+        let loaded = try await standingsLoader.load(league, policy: policy)
+        knownImages.record(loaded.value.map(\.team.logoURL))
+        return loaded
+    }
+
     /// Use case "Load image data": cache first, streamed. Only URLs from the daemon's own data or
     /// beneath a configured source are fetched; anything else is `notFound`.
     public func image(url: URL, policy: LoadPolicy = .default) async throws -> Loaded<ImageStream> {
@@ -77,11 +88,21 @@ public struct LigasEngine: Sendable {
         return cached.contains(url)
     }
 
+    /// Each metered provider's requests this month: used, budget, remaining. Empty when no
+    /// metered provider is configured.
+    public func requestBudgets() -> [QuotaUsage] {
+        guard let (budget, providers) = requestBudget else { return [] }
+        return providers.map(budget.usage)
+    }
+
     /// Use case "Validate cache", run once at start-up; it also drops a cached leagues list that
-    /// no longer matches the configured sources.
+    /// no longer matches the configured sources, and the feeds of the leagues whose source changed.
     public func validateCache() async throws -> CacheValidationReport {
         var report = try cacheValidation.validateCache()
-        report.outdatedLeagues = try await leaguesUseCase.discardOutdatedCache()
+        if let changed = try await leaguesUseCase.discardOutdatedLeagues() {
+            report.outdatedLeagues = true
+            report.outdatedFeeds = try cacheValidation.discardFeeds(ofLeagues: changed)
+        }
         return report
     }
 }

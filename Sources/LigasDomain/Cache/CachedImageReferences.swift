@@ -20,7 +20,9 @@ public struct CachedImageReferences: Sendable {
                 urls.formUnion(((try? FeedCoding.decode([Team].self, from: feed.payload)) ?? []).map(\.logoURL))
             case .players:
                 urls.formUnion(((try? FeedCoding.decode([Player].self, from: feed.payload)) ?? []).compactMap(\.photoURL))
-            case .matches, nil:
+            case .standings:
+                urls.formUnion(((try? FeedCoding.decode([Standing].self, from: feed.payload)) ?? []).map(\.team.logoURL))
+            case .matches, .seasons, nil:
                 continue
             }
         }

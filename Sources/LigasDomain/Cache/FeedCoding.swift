@@ -17,6 +17,8 @@ enum FeedCoding {
         case .teams: (try? decode([Team].self, from: payload)) != nil
         case .players: (try? decode([Player].self, from: payload)) != nil
         case .matches: (try? decode(Matches.self, from: payload)) != nil
+        case .standings: (try? decode([Standing].self, from: payload)) != nil
+        case .seasons: (try? decode([LeagueSeason].self, from: payload)) != nil
         }
     }
 }

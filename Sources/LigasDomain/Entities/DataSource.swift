@@ -11,6 +11,10 @@ public struct DataSource: RawRepresentable, Hashable, Codable, Sendable, CustomS
     public static let ligasREST = DataSource(rawValue: "ligas-rest")
     /// The seed football API contract: `GET /teams`, `GET /teams/matches`.
     public static let seedFootballAPI = DataSource(rawValue: "seed-football-api")
+    /// FlashLive Sports on RapidAPI: standings (and the teams in them), squads, results, fixtures.
+    public static let flashLive = DataSource(rawValue: "flashlive")
+    /// Transfermarkt on RapidAPI: clubs of a competition and their squads.
+    public static let transfermarkt = DataSource(rawValue: "transfermarkt")
 
     public var description: String { rawValue }
 }

@@ -26,11 +26,16 @@ public struct PreviousMatch: Hashable, Codable, Sendable {
     /// The winning team's name, or "Draw".
     public let winner: String
     public let highlightsURL: URL
+    /// Goals of each side, when the source gives them (matches cached before scores existed have none).
+    public let homeScore: Int?
+    public let awayScore: Int?
 
-    public init(match: Match, winner: String, highlightsURL: URL) {
+    public init(match: Match, winner: String, highlightsURL: URL, homeScore: Int? = nil, awayScore: Int? = nil) {
         self.match = match
         self.winner = winner
         self.highlightsURL = highlightsURL
+        self.homeScore = homeScore
+        self.awayScore = awayScore
     }
 }
 

@@ -19,6 +19,18 @@ public enum EcuadorianLeagues {
     }
 }
 
+extension EcuadorianLeagues {
+    /// Serie A and B as FlashLive serves them; the logos are FlashLive's, as the LigasEc app had them.
+    public static let atFlashLive = [
+        League(
+            id: "serie-a", name: "LigaPro Serie A",
+            logoURL: URL(string: "https://www.flashscore.com/res/image/data/v3G098ld-veKf2ye0.png")!, dataSource: .flashLive),
+        League(
+            id: "serie-b", name: "LigaPro Serie B",
+            logoURL: URL(string: "https://www.flashscore.com/res/image/data/2g15S2DO-GdicJTVi.png")!, dataSource: .flashLive),
+    ]
+}
+
 extension League {
     /// The one league a `seed-football-api` source serves (that contract has no league list).
     /// Its logo, if the source has one, is `{base}/logo.png`.

@@ -35,8 +35,15 @@ public struct LoadLeaguesUseCase: Sendable {
 
     /// Deletes a cached list that differs from the bootstrap list; true if it did.
     public func discardOutdatedCache() async throws -> Bool {
-        guard let cached = try? await cache.load(AllLeagues()).value, cached != bootstrap else { return false }
+        try await discardOutdatedLeagues() != nil
+    }
+
+    /// Deletes a cached list that differs from the bootstrap list, and returns the ids of the
+    /// leagues it had that the bootstrap list no longer has as they were (another source, name or
+    /// logo): their cached feeds came from elsewhere. Nil when the cached list is current or absent.
+    public func discardOutdatedLeagues() async throws -> [String]? {
+        guard let cached = try? await cache.load(AllLeagues()).value, cached != bootstrap else { return nil }
         try cache.deleteCache(for: AllLeagues())
-        return true
+        return cached.filter { !bootstrap.contains($0) }.map(\.id)
     }
 }

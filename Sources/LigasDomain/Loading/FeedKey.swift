@@ -4,6 +4,9 @@ public enum FeedKey: Hashable, Sendable {
     case teams(league: String)
     case players(team: String)
     case matches(league: String)
+    case standings(league: String)
+    /// The current seasons of a data source's leagues (`LeagueSeason`), by data source.
+    case seasons(source: String)
 
     public var cacheKey: String {
         switch self {
@@ -11,6 +14,8 @@ public enum FeedKey: Hashable, Sendable {
         case .teams(let league): "teams/\(league)"
         case .players(let team): "players/\(team)"
         case .matches(let league): "matches/\(league)"
+        case .standings(let league): "standings/\(league)"
+        case .seasons(let source): "seasons/\(source)"
         }
     }
 
@@ -24,6 +29,8 @@ public enum FeedKey: Hashable, Sendable {
         case "teams": self = .teams(league: id)
         case "players": self = .players(team: id)
         case "matches": self = .matches(league: id)
+        case "standings": self = .standings(league: id)
+        case "seasons": self = .seasons(source: id)
         default: return nil
         }
     }

@@ -10,6 +10,9 @@ public enum LigasError: Error, Hashable, Sendable {
     /// `offline` policy and nothing valid in the cache. (Without that policy, a failed remote
     /// with nothing cached is the remote's own error: it says what happened.)
     case noCache
+    /// A provider's requests are spent for now: this month's budget is used up, or the provider
+    /// itself refused (HTTP 429). Nothing was asked of it.
+    case quotaExceeded(String)
 }
 
 extension LigasError: CustomStringConvertible {
@@ -19,6 +22,7 @@ extension LigasError: CustomStringConvertible {
         case .connectivity(let why): "no connectivity: \(why)"
         case .invalidData(let why): "invalid data: \(why)"
         case .noCache: "offline and nothing cached"
+        case .quotaExceeded(let why): "request quota exceeded: \(why)"
         }
     }
 }

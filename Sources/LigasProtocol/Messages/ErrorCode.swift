@@ -34,6 +34,9 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     public static let invalidData = ErrorCode(rawValue: "invalidData")
     /// Offline (by policy or lack of connectivity) and nothing is cached.
     public static let noCache = ErrorCode(rawValue: "noCache")
+    /// A provider's request quota is spent (ligasd's monthly budget, or the provider's 429) and
+    /// nothing cached could stand in.
+    public static let quotaExceeded = ErrorCode(rawValue: "quotaExceeded")
     /// The request's deadline passed before a result was ready.
     public static let deadlineExceeded = ErrorCode(rawValue: "deadlineExceeded")
     /// More requests in flight than the server's announced maxInFlight.
@@ -57,6 +60,7 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
         (.connectivity, "The remote source is unreachable and nothing cached could be used."),
         (.invalidData, "The remote source returned data that failed validation."),
         (.noCache, "Offline (policy or connectivity) and nothing is cached."),
+        (.quotaExceeded, "A data provider's request quota is spent and nothing cached could be used."),
         (.deadlineExceeded, "The request's deadline passed."),
         (.tooManyRequests, "More requests in flight than the server's maxInFlight."),
         (.resultTooLarge, "The answer does not fit in one frame of the client's maxFrameSize."),

@@ -4,7 +4,8 @@
 public enum Methods {
     /// Every method, in the order `describe` lists them.
     public static let all: [any RPCMethod.Type] = [
-        Ping.self, Leagues.self, Teams.self, Players.self, Matches.self, Image.self, Status.self, Describe.self,
+        Ping.self, Leagues.self, Teams.self, Players.self, Matches.self, Standings.self, Image.self, Status.self,
+        Describe.self,
     ]
 
     /// The method with this wire name, if there is one.
@@ -45,6 +46,13 @@ public enum Methods {
         public typealias Result = MatchesResult
         public static let name = "matches"
         public static let summary = "Previous and upcoming matches of a league, optionally of one team."
+    }
+
+    public enum Standings: RPCMethod {
+        public typealias Arguments = StandingsArguments
+        public typealias Result = StandingsResult
+        public static let name = "standings"
+        public static let summary = "The table of a league: rank, team, played, won, drawn, lost, goals for and against, points."
     }
 
     public enum Image: RPCMethod {

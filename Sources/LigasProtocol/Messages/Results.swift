@@ -51,11 +51,13 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
     public var cacheHits: UInt64
     public var cacheMisses: UInt64
     public var remoteFailures: UInt64
+    /// Each metered provider's monthly requests; absent when none is configured.
+    public var quota: [ProviderQuota]?
 
     public init(
         version: String, protocolVersion: UInt8 = ProtocolVersion.current, uptimeSeconds: UInt64,
         openConnections: UInt64, inFlightRequests: UInt64, requestsServed: UInt64,
-        cacheHits: UInt64, cacheMisses: UInt64, remoteFailures: UInt64
+        cacheHits: UInt64, cacheMisses: UInt64, remoteFailures: UInt64, quota: [ProviderQuota]? = nil
     ) {
         self.version = version
         self.protocolVersion = protocolVersion
@@ -66,5 +68,6 @@ public struct DaemonStatus: Codable, Sendable, Hashable {
         self.cacheHits = cacheHits
         self.cacheMisses = cacheMisses
         self.remoteFailures = remoteFailures
+        self.quota = quota
     }
 }

@@ -26,7 +26,7 @@ public typealias UpcomingMatch = Match
 /// A played match: the `Match` fields plus result and highlights.
 public struct PreviousMatch: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey {
-        case date, description, home, away, winner, highlights
+        case date, description, home, away, winner, highlights, homeScore, awayScore
     }
 
     public var date: Date
@@ -36,14 +36,23 @@ public struct PreviousMatch: Codable, Sendable, Hashable {
     /// The winner as given by the data source (a team name, or e.g. "draw").
     public var winner: String
     public var highlights: URL
+    /// Goals of each side; absent when the source does not say (added after version 1's first
+    /// release: a compatible change, old clients ignore them).
+    public var homeScore: Int?
+    public var awayScore: Int?
 
-    public init(date: Date, description: String, home: String, away: String, winner: String, highlights: URL) {
+    public init(
+        date: Date, description: String, home: String, away: String, winner: String, highlights: URL,
+        homeScore: Int? = nil, awayScore: Int? = nil
+    ) {
         self.date = date
         self.description = description
         self.home = home
         self.away = away
         self.winner = winner
         self.highlights = highlights
+        self.homeScore = homeScore
+        self.awayScore = awayScore
     }
 }
 

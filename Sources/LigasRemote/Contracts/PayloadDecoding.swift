@@ -58,3 +58,45 @@ enum PayloadDecoding {
         }
     }
 }
+
+// MARK: - Lenient fields of third-party payloads
+
+/// A whole number sent as a number or as text ("2"): FlashLive writes scores as text.
+struct LenientInt: Decodable, Hashable {
+    let value: Int?
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Int.self) {
+            value = number
+        } else if let text = try? container.decode(String.self) {
+            value = Int(text.trimmingCharacters(in: .whitespaces))
+        } else if container.decodeNil() {
+            value = nil
+        } else {
+            throw DecodingError.typeMismatch(Int.self, .init(codingPath: decoder.codingPath, debugDescription: "not a number"))
+        }
+    }
+}
+
+/// Lower case without diacritics, for comparing names ("Cumbayá" and "cumbaya").
+struct Folded {
+    let text: String
+    init(_ text: String) {
+        self.text = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+    }
+}
+
+/// An id sent as text ("41301") or as a number (41301).
+struct LenientText: Decodable, Hashable {
+    let text: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let text = try? container.decode(String.self) {
+            self.text = text
+        } else {
+            self.text = String(try container.decode(Int.self))
+        }
+    }
+}

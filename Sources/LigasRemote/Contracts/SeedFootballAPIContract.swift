@@ -12,6 +12,7 @@ extension RemoteContract {
             teams: { _ in "teams" },
             players: { _ in nil },
             matches: { _ in "teams/matches" },
+            standings: { _ in nil },
             apiKeyHeader: "X-API-Key"
         ),
         mapper: SeedFootballAPIMapper()
@@ -21,5 +22,9 @@ extension RemoteContract {
 struct SeedFootballAPIMapper: SeedShapedPayloadMapper {
     func players(from data: Data, in context: MappingContext) throws -> [Player] {
         throw LigasError.notFound("\(context.dataSource) provides no players")
+    }
+
+    func standings(from data: Data, in context: MappingContext) throws -> [Standing] {
+        throw LigasError.notFound("\(context.dataSource) provides no standings")
     }
 }

@@ -63,6 +63,8 @@ struct MatchesPayload: Decodable {
         let away: String
         let winner: String
         let highlights: String
+        let homeScore: Int?
+        let awayScore: Int?
     }
 
     struct Upcoming: Decodable {
@@ -82,7 +84,8 @@ struct MatchesPayload: Decodable {
                     PreviousMatch(
                         match: Match(date: $0.date, description: $0.description, home: $0.home, away: $0.away),
                         winner: $0.winner,
-                        highlightsURL: try PayloadDecoding.url($0.highlights, field: "highlights", in: context)
+                        highlightsURL: try PayloadDecoding.url($0.highlights, field: "highlights", in: context),
+                        homeScore: $0.homeScore, awayScore: $0.awayScore
                     )
                 },
                 upcoming: upcoming.map { Match(date: $0.date, description: $0.description, home: $0.home, away: $0.away) }

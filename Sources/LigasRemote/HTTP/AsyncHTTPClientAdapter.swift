@@ -51,7 +51,8 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
         let head = HTTPResponseHead(
             status: Int(response.status.code),
             contentType: response.headers.first(name: "content-type"),
-            contentLength: contentLength
+            contentLength: contentLength,
+            headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         )
         return (head, LimitedBody(base: response.body, maxBytes: maxBodyBytes, url: url, limits: failureLimits))
     }

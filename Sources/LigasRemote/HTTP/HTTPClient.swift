@@ -6,11 +6,14 @@ public struct HTTPResponseHead: Hashable, Sendable {
     public let status: Int
     public let contentType: String?
     public let contentLength: Int?
+    /// Every header of the response, names in lower case (the first of repeated ones).
+    public let headers: [String: String]
 
-    public init(status: Int, contentType: String?, contentLength: Int?) {
+    public init(status: Int, contentType: String?, contentLength: Int?, headers: [String: String] = [:]) {
         self.status = status
         self.contentType = contentType
         self.contentLength = contentLength
+        self.headers = headers
     }
 }
 

@@ -20,6 +20,13 @@ struct StatusCommand: AsyncParsableCommand {
         table.add("cache hits", "\(status.cacheHits)")
         table.add("cache misses", "\(status.cacheMisses)")
         table.add("remote failures", "\(status.remoteFailures)")
+        for quota in status.quota ?? [] {
+            var text = "\(quota.used) used, \(quota.remaining) left of \(quota.budget) (\(quota.month))"
+            if let left = quota.reportedRemaining {
+                text += "; provider says \(left) left" + (quota.reportedLimit.map { " of \($0)" } ?? "")
+            }
+            table.add("\(quota.provider) requests", text)
+        }
         Printing.table(table, source: nil)
     }
 }

@@ -68,11 +68,34 @@ struct MatchesCommand: AsyncParsableCommand {
         if previous { result.value.upcoming = [] }
         if upcoming { result.value.previous = [] }
         if options.json { return try Printing.json(result) }
-        var table = Table("DATE", "MATCH", "RESULT")
+        var table = Table("DATE", "MATCH", "SCORE", "RESULT")
         for match in result.value.previous {
-            table.add(Printing.localDate(match.date), match.description, match.winner == "Draw" ? "draw" : "won by \(match.winner)")
+            let score = match.homeScore.flatMap { home in match.awayScore.map { "\(home)-\($0)" } } ?? "-"
+            table.add(
+                Printing.localDate(match.date), match.description, score,
+                match.winner == "Draw" ? "draw" : "won by \(match.winner)")
         }
-        for match in result.value.upcoming { table.add(Printing.localDate(match.date), match.description, "upcoming") }
+        for match in result.value.upcoming { table.add(Printing.localDate(match.date), match.description, "", "upcoming") }
+        Printing.table(table, source: result.source)
+    }
+}
+
+struct StandingsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "standings", abstract: "Show a league's table.")
+    @Argument(help: "The league's id, e.g. serie-a.") var league: String
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        let (policy, league) = (options.cachePolicy, league)
+        let result = try await options.run { try await $0.standings(league: league, cache: policy) }
+        if options.json { return try Printing.json(result) }
+        var table = Table("#", "TEAM", "P", "W", "D", "L", "GF", "GA", "GD", "PTS")
+        for row in result.value {
+            let difference = row.goalsFor - row.goalsAgainst
+            table.add(
+                "\(row.rank)", row.team.name, "\(row.played)", "\(row.won)", "\(row.drawn)", "\(row.lost)",
+                "\(row.goalsFor)", "\(row.goalsAgainst)", difference > 0 ? "+\(difference)" : "\(difference)", "\(row.points)")
+        }
         Printing.table(table, source: result.source)
     }
 }

@@ -61,11 +61,25 @@ struct RandomValues {
     mutating func match() -> Match { Match(date: date(), description: text(), home: text(), away: text()) }
 
     mutating func previousMatch() -> PreviousMatch {
-        PreviousMatch(date: date(), description: text(), home: text(), away: text(), winner: text(), highlights: url())
+        PreviousMatch(
+            date: date(), description: text(), home: text(), away: text(), winner: text(), highlights: url(),
+            homeScore: optional { $0.int(0...20) }, awayScore: optional { $0.int(0...20) })
+    }
+
+    mutating func providerQuota() -> ProviderQuota {
+        ProviderQuota(
+            provider: id(), month: text(), used: uint64(), budget: uint64(), remaining: uint64(),
+            reportedLimit: optional { $0.uint64() }, reportedRemaining: optional { $0.uint64() })
+    }
+
+    mutating func standing() -> Standing {
+        Standing(
+            rank: int(1...40), team: team(), played: int(0...60), won: int(0...60), drawn: int(0...60), lost: int(0...60),
+            goalsFor: int(0...200), goalsAgainst: int(0...200), points: int(0...180))
     }
 
     mutating func call() -> Call {
-        switch int(0...10) {
+        switch int(0...11) {
         case 0: Call(Methods.Ping.self)
         case 1: Call(Methods.Leagues.self)
         case 2: Call(Methods.Teams.self, TeamsArguments(league: id()))
@@ -76,6 +90,7 @@ struct RandomValues {
         case 7: Call(Methods.Image.self, .team(id()))
         case 8: Call(Methods.Image.self, .player(id()))
         case 9: Call(Methods.Status.self)
+        case 10: Call(Methods.Standings.self, StandingsArguments(league: id()))
         default: Call(Methods.Describe.self)
         }
     }
@@ -102,11 +117,13 @@ struct RandomValues {
         case is Methods.Matches.Type: Reply(Methods.Matches.self, MatchesResult(
             source: source(), value: Matches(previous: array { $0.previousMatch() }, upcoming: array { $0.match() })
         ))
+        case is Methods.Standings.Type: Reply(Methods.Standings.self, StandingsResult(source: source(), value: array { $0.standing() }))
         case is Methods.Image.Type: Reply(Methods.Image.self, streamHeader())
         case is Methods.Status.Type: Reply(Methods.Status.self, DaemonStatus(
             version: text(), protocolVersion: UInt8(int(0...255)), uptimeSeconds: uint64(), openConnections: uint64(),
             inFlightRequests: uint64(), requestsServed: uint64(), cacheHits: uint64(), cacheMisses: uint64(),
-            remoteFailures: uint64()
+            remoteFailures: uint64(),
+            quota: optional { values in values.array { $0.providerQuota() } }
         ))
         case is Methods.Describe.Type: Reply(Methods.Describe.self, .ligas)
         default: preconditionFailure("RandomValues has no results of \(method.name)")

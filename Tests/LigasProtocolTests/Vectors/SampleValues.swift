@@ -58,9 +58,43 @@ enum Sample {
         ]
     )
 
+    /// Previous matches with their scores (a compatible addition: `matches` leaves them out).
+    static let matchesWithScores = Matches(
+        previous: [
+            PreviousMatch(
+                date: date(epochMilliseconds: 1_714_248_000_000), description: "Fecha 10",
+                home: "Barcelona Sporting Club", away: "Liga Deportiva Universitaria de Quito",
+                winner: "Liga Deportiva Universitaria de Quito",
+                highlights: url("https://www.youtube.com/watch?v=ligapro-f10-bsc-ldu"), homeScore: 1, awayScore: 2
+            ),
+            PreviousMatch(
+                date: date(epochMilliseconds: 1_714_334_400_000), description: "Fecha 10",
+                home: "Independiente del Valle", away: "Club Sport Emelec", winner: "Draw",
+                highlights: url("https://www.youtube.com/watch?v=ligapro-f10-idv-eme"), homeScore: 0, awayScore: 0
+            ),
+        ],
+        upcoming: []
+    )
+
+    static let standings = [
+        Standing(rank: 1, team: teams[0], played: 10, won: 7, drawn: 2, lost: 1, goalsFor: 19, goalsAgainst: 7, points: 23),
+        Standing(rank: 2, team: teams[2], played: 10, won: 6, drawn: 3, lost: 1, goalsFor: 17, goalsAgainst: 9, points: 21),
+        Standing(rank: 3, team: teams[1], played: 10, won: 6, drawn: 1, lost: 3, goalsFor: 15, goalsAgainst: 12, points: 19),
+    ]
+
     static let status = DaemonStatus(
         version: "0.1.0", uptimeSeconds: 86_400, openConnections: 3, inFlightRequests: 1,
         requestsServed: 12_345, cacheHits: 11_000, cacheMisses: 1_345, remoteFailures: 7
+    )
+
+    /// Daemon counters with the RapidAPI providers' monthly requests (absent without them).
+    static let statusWithQuota = DaemonStatus(
+        version: "0.1.0", uptimeSeconds: 3_600, openConnections: 1, inFlightRequests: 0,
+        requestsServed: 40, cacheHits: 12, cacheMisses: 28, remoteFailures: 0,
+        quota: [
+            ProviderQuota(provider: "flashlive", month: "2026-11", used: 23, budget: 500, remaining: 477, reportedLimit: 500, reportedRemaining: 477),
+            ProviderQuota(provider: "transfermarkt", month: "2026-11", used: 11, budget: 500, remaining: 489),
+        ]
     )
 
     /// A complete 1x1 transparent PNG (68 bytes).

@@ -125,8 +125,27 @@ enum VectorCatalog {
             description: "One previous and two upcoming matches; the last kick-off has milliseconds, so its date is a float.",
             requestID: 7, payload: .reply(Reply(Methods.Matches.self, MatchesResult(source: .remote, value: Sample.matches)))
         ),
+        VectorSpec(
+            name: "response-matches-scores",
+            description: "Previous matches with homeScore and awayScore (optional keys, absent when the source gives no score): a win and a goalless draw.",
+            requestID: 7, payload: .reply(Reply(Methods.Matches.self, MatchesResult(source: .cache, value: Sample.matchesWithScores)))
+        ),
+        VectorSpec(
+            name: "request-standings", description: "standings of LigaPro Serie A.",
+            requestID: 12, payload: .request(Request(Methods.Standings.self, StandingsArguments(league: "ligapro-serie-a")))
+        ),
+        VectorSpec(
+            name: "response-standings",
+            description: "The top three of a league table: rank, team, played, won, drawn, lost, goals for and against, points.",
+            requestID: 12, payload: .reply(Reply(Methods.Standings.self, StandingsResult(source: .remote, value: Sample.standings)))
+        ),
         VectorSpec(name: "request-status", description: "status, no arguments.", requestID: 8, payload: .request(Request(Methods.Status.self))),
         VectorSpec(name: "response-status", description: "Daemon counters.", requestID: 8, payload: .reply(Reply(Methods.Status.self, Sample.status))),
+        VectorSpec(
+            name: "response-status-quota",
+            description: "Daemon counters with each RapidAPI provider's requests this month: used, budget, remaining, and what the provider reported (when it did).",
+            requestID: 8, payload: .reply(Reply(Methods.Status.self, Sample.statusWithQuota))
+        ),
         VectorSpec(name: "request-describe", description: "describe, no arguments.", requestID: 10, payload: .request(Request(Methods.Describe.self))),
         VectorSpec(
             name: "response-describe", description: "The full interface description of protocol version 1.",
@@ -220,6 +239,12 @@ enum VectorCatalog {
             description: "Connection-level error (request id 0) sent before closing: a frame announced 16 MiB.",
             requestID: 0,
             payload: .error(ErrorBody(code: .frameTooLarge, message: "frame of 16777216 bytes exceeds the limit of 1048576"))
+        ),
+        VectorSpec(
+            name: "error-quota-exceeded",
+            description: "Request-level error: FlashLive's monthly budget is spent and nothing fresh is cached; the connection stays open.",
+            requestID: 6,
+            payload: .error(ErrorBody(code: .quotaExceeded, message: "flashlive: this month's budget of 500 requests is spent (2026-11); cached data still answers"))
         ),
         VectorSpec(
             name: "error-result-too-large",

@@ -1,25 +1,41 @@
+import Dispatch
 import LigasProtocol
 import LigasServer
 import LigasSystemd
 import Logging
+import Synchronization
 
-/// ligasd's request log when it logs to the journal: each request's entry goes straight to
-/// journald with its fixed fields prepared once (`JournalTemplate`). The fields are the ones the
-/// journal catalog documents (`LIGAS_REQUEST_ID`, `LIGAS_METHOD`, …), as swift-log would name
-/// them. An entry journald does not take goes to `fallback` (stderr) instead of being lost.
-struct JournalRequestLog: RequestLog {
+/// ligasd's request log when it logs to the journal: each request's entry goes to journald with
+/// its fixed fields prepared once (`JournalTemplate`), in batches.
+///
+/// Why batches: a datagram to an idle journald wakes it, and on these machines waking another
+/// process costs more than answering a cached request. So `write` only queues the entry; a
+/// queue of the log's own lays the entries out and sends them at most `delay` later, one after
+/// the other, while journald is awake anyway. Entries reach the journal within `delay` (or at
+/// `flush`, which the server calls when it stops); a crash loses at most that much.
+///
+/// The fields are the ones the journal catalog documents (`LIGAS_REQUEST_ID`, `LIGAS_METHOD`, …),
+/// as swift-log would name them. An entry journald does not take goes to `fallback` (stderr).
+final class JournalRequestLog: RequestLog {
     let isEnabled: Bool
     private let served: JournalTemplate
     private let streamed: JournalTemplate
     private let fallback: any RequestLog
+    private let delay: Duration
+    private let pending = Mutex<[RequestLogEntry]>([])
+    private let queue = DispatchQueue(label: "ligasd.journal", target: .global())
 
-    init(logLevel: Logger.Level, fallback: any RequestLog) {
+    /// Past this many queued entries a batch goes at once, without waiting for `delay`.
+    static let batchSize = 256
+
+    init(logLevel: Logger.Level, fallback: any RequestLog, delay: Duration = .milliseconds(5)) {
         isEnabled = logLevel <= .info
         self.fallback = fallback
+        self.delay = delay
         func template(_ id: LigasMessageID, line: UInt = #line) -> JournalTemplate {
             JournalTemplate([
                 "PRIORITY": "\(Logger.Level.info.syslogPriority)", "SYSLOG_IDENTIFIER": JournaldLogHandler.defaultSyslogIdentifier,
-                JournalFieldName.messageID: id.hex, "CODE_FILE": #fileID, "CODE_LINE": "\(line)", "CODE_FUNC": "write(_:)",
+                JournalFieldName.messageID: id.hex, "CODE_FILE": #fileID, "CODE_LINE": "\(line)", "CODE_FUNC": "send(_:)",
             ])
         }
         served = template(.requestServed)
@@ -27,7 +43,28 @@ struct JournalRequestLog: RequestLog {
     }
 
     func write(_ entry: RequestLogEntry) {
-        let sent = (entry.stream == nil ? served : streamed).send { fields in
+        let count = pending.withLock { pending in
+            pending.append(entry)
+            return pending.count
+        }
+        if count == 1 {
+            queue.asyncAfter(deadline: .now() + .nanoseconds(delay.wholeNanoseconds)) { [self] in flush() }
+        } else if count == Self.batchSize {
+            queue.async { [self] in flush() }
+        }
+    }
+
+    /// Sends everything queued, now.
+    func flush() {
+        let batch = pending.withLock { pending in
+            defer { pending.removeAll(keepingCapacity: true) }
+            return pending
+        }
+        for entry in batch where !send(entry) { fallback.write(entry) }
+    }
+
+    private func send(_ entry: RequestLogEntry) -> Bool {
+        (entry.stream == nil ? served : streamed).send { fields in
             fields.append("MESSAGE", entry.message)
             fields.append("LIGAS_CONNECTION", entry.connectionID)
             if let peer = entry.peer {
@@ -47,6 +84,5 @@ struct JournalRequestLog: RequestLog {
             }
             fields.append("LIGAS_DURATION_US", entry.durationMicroseconds)
         }
-        if !sent { fallback.write(entry) }
     }
 }

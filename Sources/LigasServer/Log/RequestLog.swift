@@ -10,6 +10,13 @@ public protocol RequestLog: Sendable {
     /// False when the log level leaves such entries out: the server then builds none.
     var isEnabled: Bool { get }
     func write(_ entry: RequestLogEntry)
+    /// Writes out whatever a writer holds back (one that batches entries): the server calls it
+    /// when it has shut down, so that no entry is lost at exit.
+    func flush()
+}
+
+extension RequestLog {
+    public func flush() {}
 }
 
 /// One request's log entry.

@@ -98,6 +98,7 @@ public final class Server: @unchecked Sendable {
             queue.sync { Array(connections.values) }.forEach { $0.forceClose() }
             await waitUntilNoConnections()
         }
+        requestLog.flush()
         if listener.ownedPath != nil {
             // Closing while Dispatch still watches the descriptor would let a socket opened
             // meanwhile reuse its number and inherit the stale registration: that socket's read

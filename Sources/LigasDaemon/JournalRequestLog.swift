@@ -17,9 +17,9 @@ import Synchronization
 /// The fields are the ones the journal catalog documents (`LIGAS_REQUEST_ID`, `LIGAS_METHOD`, …),
 /// as swift-log would name them. An entry journald does not take goes to `fallback` (stderr).
 final class JournalRequestLog: RequestLog {
-    let isEnabled: Bool
-    private let served: JournalTemplate
-    private let streamed: JournalTemplate
+    private let logLevel: Logger.Level
+    /// By message and priority.
+    private let templates: [Key: JournalTemplate]
     private let fallback: any RequestLog
     private let delay: Duration
     private let pending = Mutex<[RequestLogEntry]>([])
@@ -29,20 +29,29 @@ final class JournalRequestLog: RequestLog {
     static let batchSize = 256
 
     init(logLevel: Logger.Level, fallback: any RequestLog, delay: Duration = .milliseconds(5)) {
-        isEnabled = logLevel <= .info
+        self.logLevel = logLevel
         self.fallback = fallback
         self.delay = delay
-        func template(_ id: LigasMessageID, line: UInt = #line) -> JournalTemplate {
-            JournalTemplate([
-                "PRIORITY": "\(Logger.Level.info.syslogPriority)", "SYSLOG_IDENTIFIER": JournaldLogHandler.defaultSyslogIdentifier,
-                JournalFieldName.messageID: id.hex, "CODE_FILE": #fileID, "CODE_LINE": "\(line)", "CODE_FUNC": "send(_:)",
-            ])
+        var templates: [Key: JournalTemplate] = [:]
+        for streams in [false, true] {
+            for level in [Logger.Level.debug, .info] {
+                templates[Key(streams: streams, level: level)] = JournalTemplate([
+                    "PRIORITY": "\(level.syslogPriority)", "SYSLOG_IDENTIFIER": JournaldLogHandler.defaultSyslogIdentifier,
+                    JournalFieldName.messageID: (streams ? LigasMessageID.imageStreamed : .requestServed).hex,
+                    "CODE_FILE": #fileID, "CODE_LINE": "\(#line)", "CODE_FUNC": "send(_:)",
+                ])
+            }
         }
-        served = template(.requestServed)
-        streamed = template(.imageStreamed)
+        self.templates = templates
+    }
+
+    private struct Key: Hashable {
+        let streams: Bool
+        let level: Logger.Level
     }
 
     func write(_ entry: RequestLogEntry) {
+        guard logLevel <= entry.level else { return }
         let count = pending.withLock { pending in
             pending.append(entry)
             return pending.count
@@ -64,7 +73,7 @@ final class JournalRequestLog: RequestLog {
     }
 
     private func send(_ entry: RequestLogEntry) -> Bool {
-        (entry.stream == nil ? served : streamed).send { fields in
+        templates[Key(streams: entry.stream != nil, level: entry.level)]!.send { fields in
             fields.append("MESSAGE", entry.message)
             fields.append("LIGAS_CONNECTION", entry.connectionID)
             if let peer = entry.peer {

@@ -77,7 +77,8 @@ struct JournaldTests {
             try #require(served.count == expected.count, "one entry per request: \(served.map(\.fields))")
             for (entry, request) in zip(served.sorted { Int($0["LIGAS_REQUEST_ID"] ?? "") ?? 0 < Int($1["LIGAS_REQUEST_ID"] ?? "") ?? 0 }, expected) {
                 #expect(entry["MESSAGE"] == "request served")
-                #expect(entry["PRIORITY"] == "6")
+                // An answer is a debug entry, an error an info one (README, "Troubleshooting").
+                #expect(entry["PRIORITY"] == (request.errorCode == nil ? "7" : "6"))
                 #expect(entry["LIGAS_METHOD"] == request.method)
                 #expect(entry["LIGAS_ARGUMENTS"] == request.arguments)
                 #expect(entry["LIGAS_SOURCE"] == request.source, "\(request.method) \(request.arguments)")
@@ -133,5 +134,27 @@ struct JournaldTests {
         #expect(log.contains("request served"))
         #expect(log.contains("ligasd stopped"))
         #expect(!log.contains(Self.apiKey))
+    }
+
+    @Test("At the default level a request answered with its value leaves no entry; an error and an image stream do")
+    func defaultLevel() async throws {
+        let server = try await LoopbackHTTPServer.start { [sample = BundledSampleData.baseURL] _ in .file(root: sample) }
+        let daemon = try await RunningDaemon(remote: server.baseURL)
+        let outcome = await asyncResult {
+            let client = try await daemon.client()
+            defer { client.close() }
+            _ = try await client.teams(league: "serie-a")
+            _ = try await client.teams(league: "serie-a")
+            await #expect(throws: ClientError.self) { try await client.teams(league: "nope") }
+            for try await _ in try await client.image(.league("serie-a")) {}
+        }
+        #expect(await daemon.stop() == 0)
+        try await server.shutdown()
+        try outcome.get()
+        let lines = daemon.child.errorOutput.split(separator: "\n")
+        let served = lines.filter { $0.contains("request served") }
+        #expect(served.count == 1, "\(served)")
+        #expect(served.first?.contains("LIGAS_ERROR_CODE=notFound") == true)
+        #expect(lines.contains { $0.hasPrefix("info image stream complete") })
     }
 }

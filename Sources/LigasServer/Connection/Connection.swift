@@ -319,9 +319,7 @@ final class Connection: @unchecked Sendable {
         let started = ContinuousClock.now
         let context = RequestContext(
             requestID: requestID, connectionID: id, peer: peer, statistics: events.statistics)
-        let entry = requestLog.isEnabled
-            ? RequestLogEntry(connectionID: id, peer: peer, requestID: requestID, request: request, durationMicroseconds: 0)
-            : nil
+        let entry = RequestLogEntry(connectionID: id, peer: peer, requestID: requestID, request: request, durationMicroseconds: 0)
         if request.deadlineMs == 0 {
             return answerNow(requestID, .failure(.deadlinePassed), entry: entry, started: started)
         }
@@ -337,22 +335,22 @@ final class Connection: @unchecked Sendable {
     }
 
     /// Sends an answer that was ready at once, from the read handler itself: no task, no hop.
-    private func answerNow(_ requestID: UInt32, _ outcome: HandlerOutcome, entry: RequestLogEntry?, started: ContinuousClock.Instant) {
+    private func answerNow(_ requestID: UInt32, _ outcome: HandlerOutcome, entry: RequestLogEntry, started: ContinuousClock.Instant) {
         dispatchPrecondition(condition: .onQueue(queue))
         var entry = entry
         let sent: Bool
         switch outcome {
         case .reply(let reply, let source):
-            entry?.source = source
+            entry.source = source
             sent = sendAtOnce(requestID) { try encoder.appendResponse(id: requestID, reply, to: &$0) }
         case .failure(let error):
-            entry?.errorCode = error.code
+            entry.errorCode = error.code
             sent = sendAtOnce(requestID) { try encoder.appendError(id: requestID, error, to: &$0) }
         case .stream:
             preconditionFailure("RequestHandler.answerNow returned a stream")
         }
         events.requestAnsweredAtOnce()
-        guard sent, var entry else { return }
+        guard sent else { return }
         entry.durationMicroseconds = (ContinuousClock.now - started).wholeMicroseconds
         requestLog.write(entry)
     }

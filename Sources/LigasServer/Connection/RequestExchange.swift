@@ -10,8 +10,8 @@ struct RequestExchange: Sendable {
     let requestID: UInt32
     let request: Request
     let chunkSize: Int
-    /// The entry this request will leave in the log (nil when the log leaves it out).
-    var entry: RequestLogEntry?
+    /// The entry this request will leave in the log.
+    var entry: RequestLogEntry
 
     func run(handler: any RequestHandler, context: RequestContext, log: any RequestLog) async {
         let started = ContinuousClock.now
@@ -21,25 +21,23 @@ struct RequestExchange: Sendable {
         }
         switch outcome {
         case .reply(let reply, let source):
-            entry?.source = source
+            entry.source = source
             guard await connection.send(requestID, final: true, { encoder, out in
                 try encoder.appendResponse(id: requestID, reply, to: &out)
             }) else { return }
         case .failure(let error):
-            entry?.errorCode = error.code
+            entry.errorCode = error.code
             guard await connection.send(requestID, final: true, { encoder, out in
                 try encoder.appendError(id: requestID, error, to: &out)
             }) else { return }
         case .stream(let outgoing):
-            entry?.source = outgoing.header.source
+            entry.source = outgoing.header.source
             let streamed = await stream(outgoing)
-            entry?.stream = streamed.summary
-            entry?.errorCode = streamed.errorCode
+            entry.stream = streamed.summary
+            entry.errorCode = streamed.errorCode
         }
-        if var entry {
-            entry.durationMicroseconds = (ContinuousClock.now - started).wholeMicroseconds
-            log.write(entry)
-        }
+        entry.durationMicroseconds = (ContinuousClock.now - started).wholeMicroseconds
+        log.write(entry)
     }
 
     private struct Streamed {

@@ -12,9 +12,8 @@ public struct LoggerRequestLog: RequestLog {
         self.tags = tags
     }
 
-    public var isEnabled: Bool { logger.logLevel <= .info }
-
     public func write(_ entry: RequestLogEntry) {
+        guard logger.logLevel <= entry.level else { return }
         var metadata: Logger.Metadata = [
             "connection": "\(entry.connectionID)",
             "request-id": "\(entry.requestID)", "method": "\(entry.request.method.name)",
@@ -35,6 +34,6 @@ public struct LoggerRequestLog: RequestLog {
         } else {
             metadata.tag(tags.requestServed)
         }
-        logger.info("\(entry.message)", metadata: metadata)
+        logger.log(level: entry.level, "\(entry.message)", metadata: metadata)
     }
 }

@@ -1,14 +1,14 @@
 import LigasProtocol
+import Logging
 
 /// Where the server writes the one entry each request leaves: "request served" for an answer or
-/// an error, "image stream complete|cancelled|failed" for a stream.
+/// an error, "image stream complete|cancelled|failed" for a stream, at the level `entry.level`
+/// says (the writer leaves out what its log level does not let through).
 ///
 /// A protocol of its own rather than a `Logger` call, because it runs for every request: the
 /// entry is a plain struct, and a writer can lay it out with no metadata dictionary and no
 /// interpolated strings (ligasd's journal writer prepares its fixed fields once).
 public protocol RequestLog: Sendable {
-    /// False when the log level leaves such entries out: the server then builds none.
-    var isEnabled: Bool { get }
     func write(_ entry: RequestLogEntry)
     /// Writes out whatever a writer holds back (one that batches entries): the server calls it
     /// when it has shut down, so that no entry is lost at exit.
@@ -45,5 +45,13 @@ public struct RequestLogEntry: Sendable {
 
     public var message: String {
         stream.map { "image stream \($0.outcome.rawValue)" } ?? "request served"
+    }
+
+    /// `debug` for a request answered with its value, `info` for one answered with an error and
+    /// for every image stream. So the default level (`info`) shows every failure and every image,
+    /// and a busy daemon answering thousands of cached requests a second does not spend more on
+    /// their entries (and journald more on storing them) than on the answers; `debug` adds them.
+    public var level: Logger.Level {
+        stream != nil || errorCode != nil ? .info : .debug
     }
 }

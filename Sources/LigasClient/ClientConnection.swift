@@ -6,8 +6,11 @@ import LigasProtocol
 /// The multiplexing core of the client: one socket, many requests in flight, answers matched
 /// to callers by request id in whatever order they arrive.
 ///
-/// Like the server, it is confined to one serial queue: the read source, the pending table and
-/// every write run there.
+/// Its state is confined to one serial queue, which callers and the reader enter with `sync` (on
+/// their own threads: the queue serves as a lock that never hops). The socket is read by a thread
+/// of the connection's own, blocked in `poll` until the daemon sends something: an answer then
+/// costs the wake-up of that thread and of the waiting task, and no more (a Dispatch read source
+/// added its manager thread and a worker thread to every answer).
 ///
 /// **Flow control.** Stream chunks wait in their `StreamReceiver` until the consumer takes them.
 /// When the bytes waiting over all the connection's streams pass `highWater`, the connection stops
@@ -35,27 +38,21 @@ final class ClientConnection: @unchecked Sendable {
         var peakBuffered = 0
         /// Times the connection stopped reading its socket.
         var pauses = 0
-        /// Answers their callers read themselves, within `answerHereBudget` (see `call`).
-        var answersTakenHere = 0
     }
 
     enum Pending {
         case unary(CheckedContinuation<[UInt8], any Error>)
-        /// A unary request whose caller has no continuation waiting yet: its answer goes to
-        /// `answeredHere` until the caller takes it (see `call`).
-        case unaryHere
         case streamHeader(CheckedContinuation<OpenedStream, any Error>)
         case streaming(StreamReceiver)
     }
 
     private let socket: ClientSocket
     private let queue = DispatchQueue(label: "ligas-client.connection")
-    private var readSource: (any DispatchSourceRead)?
+    /// Signalled when reading resumes after a pause (flow control), or the connection fails.
+    private let readingResumed = DispatchSemaphore(value: 0)
     private var decoder = FrameDecoder()
     private var encoder = FrameEncoder()
     private var pending: [UInt32: Pending] = [:]
-    /// Answers of `.unaryHere` requests, until their callers take them.
-    private var answeredHere: [UInt32: Result<[UInt8], any Error>] = [:]
     private var helloWaiter: CheckedContinuation<NegotiatedSession, any Error>?
     /// What this side announced, to check the server's reply against.
     private var sentHello: Hello?
@@ -64,24 +61,23 @@ final class ClientConnection: @unchecked Sendable {
     private var flow = FlowStatistics()
     private var readingPaused = false
 
-    init(socket: ClientSocket, answerHereBudget: Duration = ClientConnection.defaultAnswerHereBudget) {
+    init(socket: ClientSocket) {
         self.socket = socket
-        self.answerHereBudget = answerHereBudget
     }
 
     // MARK: - Handshake
 
     func start(hello: Hello) async throws -> NegotiatedSession {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async { [self] in
+            queue.sync { [self] in
                 decoder = FrameDecoder(maxFrameSize: Int(hello.maxFrameSize))
                 sentHello = hello
                 helloWaiter = continuation
-                let source = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: queue)
-                source.setEventHandler { [unowned self] in readAvailable() }
-                source.setCancelHandler { [fd = socket.fd] in Glibc.close(fd) }
-                readSource = source
-                source.resume()
+                let reader = Thread { [weak self, socket, resumed = readingResumed] in
+                    Self.read(socket, resumed: resumed) { self }
+                }
+                reader.name = "ligas-client reader"
+                reader.start()
                 var bytes: [UInt8] = []
                 do { try encoder.appendHello(hello, to: &bytes) } catch { return fail(.protocolViolation("\(error)")) }
                 // A daemon at its connection cap sends a named error and closes, perhaps before our
@@ -93,53 +89,21 @@ final class ClientConnection: @unchecked Sendable {
 
     // MARK: - Calls
 
-    /// How long a caller alone on the connection waits for its answer right where it is (see `call`).
-    static let defaultAnswerHereBudget: Duration = .milliseconds(2)
-    private let answerHereBudget: Duration
-
     /// Sends a request and waits for its (non-stream) response payload.
-    ///
-    /// A caller alone on the connection first waits for the answer right here, on its own thread,
-    /// for up to `answerHereBudget`: a daemon answering from its cache answers well within it, and
-    /// the answer then needs no thread hop at all (no Dispatch read source firing on another thread,
-    /// no wake-up of a task). Past the budget, or with other requests in flight, the answer comes
-    /// through the read source and a continuation, as for every other frame.
     func call(_ request: Request) async throws -> [UInt8] {
-        try Task.checkCancellation()
-        let (id, answered) = queue.sync { callHere(request) }
-        if let answered { return try answered.get() }
+        let id = queue.sync { allocateID() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                // Synchronously, on the caller's thread: no thread wake-up just to write.
                 queue.sync { [self] in
-                    if let answer = answeredHere.removeValue(forKey: id) { return continuation.resume(with: answer) }
+                    if let failure { return continuation.resume(throwing: failure) }
                     pending[id] = .unary(continuation)
+                    send(request, id: id)
                 }
             }
         } onCancel: {
             self.cancel(id)
         }
-    }
-
-    /// Sends `request`; if nothing else is in flight, reads its answer here within the budget.
-    private func callHere(_ request: Request) -> (UInt32, Result<[UInt8], any Error>?) {
-        let id = allocateID()
-        if let failure { return (id, .failure(failure)) }
-        let alone = pending.isEmpty && !readingPaused
-        pending[id] = .unaryHere
-        send(request, id: id)
-        if alone {
-            let deadline = ContinuousClock.now + answerHereBudget
-            while failure == nil, answeredHere[id] == nil, ContinuousClock.now < deadline {
-                var waiting = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
-                let remaining = (deadline - ContinuousClock.now).wholeMicroseconds
-                let ready = poll(&waiting, 1, Int32(clamping: (remaining + 999) / 1000))
-                if ready < 0, errno != EINTR { break }
-                if ready > 0, readOnce(honouringFlowControl: true) == .closed { fail(.connectionClosed) }
-            }
-        }
-        let answered = answeredHere.removeValue(forKey: id)
-        if answered != nil { flow.answersTakenHere += 1 }
-        return (id, answered)
     }
 
     /// Sends a request whose answer is a stream; returns its header and its chunks.
@@ -165,7 +129,6 @@ final class ClientConnection: @unchecked Sendable {
             guard let entry = pending.removeValue(forKey: id) else { return }
             switch entry {
             case .unary(let continuation): continuation.resume(throwing: CancellationError())
-            case .unaryHere: answeredHere[id] = .failure(CancellationError())
             case .streamHeader(let continuation): continuation.resume(throwing: CancellationError())
             case .streaming(let receiver): receiver.abandon()
             }
@@ -182,12 +145,6 @@ final class ClientConnection: @unchecked Sendable {
 
     func flowStatistics() -> FlowStatistics {
         queue.sync { flow }
-    }
-
-    deinit {
-        // A suspended source must be resumed before it goes, or libdispatch traps.
-        if readingPaused { readSource?.resume() }
-        readSource?.cancel()
     }
 
     private func allocateID() -> UInt32 {
@@ -221,8 +178,43 @@ final class ClientConnection: @unchecked Sendable {
 
     private enum ReadOutcome { case data, wouldBlock, closed }
 
+    /// The reader thread: waits for the socket to be readable (or for reading to resume after a
+    /// flow-control pause), then reads and dispatches on the queue, until the connection fails or
+    /// goes away. It holds the connection only while it dispatches, never while it waits, so a
+    /// connection nobody uses any more goes away (its `deinit` wakes the thread); it holds the
+    /// socket throughout (see `ClientSocket`).
+    private static func read(_ socket: ClientSocket, resumed: DispatchSemaphore, connection: () -> ClientConnection?) {
+        while true {
+            switch connection()?.nextRead() ?? .stop {
+            case .stop:
+                return
+            case .paused:
+                resumed.wait()
+            case .poll:
+                var waiting = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&waiting, 1, -1) > 0 else { continue }  // EINTR
+                connection()?.readAvailable()
+            }
+        }
+    }
+
+    private enum NextRead { case poll, paused, stop }
+
+    private func nextRead() -> NextRead {
+        queue.sync { failure != nil ? .stop : readingPaused ? .paused : .poll }
+    }
+
     private func readAvailable() {
-        if readOnce(honouringFlowControl: true) == .closed { fail(.connectionClosed) }
+        queue.sync {
+            guard failure == nil, !readingPaused else { return }
+            if readOnce(honouringFlowControl: true) == .closed { fail(.connectionClosed) }
+        }
+    }
+
+    deinit {
+        // Wakes the reader thread wherever it waits; it then finds the connection gone.
+        Glibc.shutdown(socket.fd, Int32(SHUT_RDWR))
+        readingResumed.signal()
     }
 
     /// One read of up to 64 KiB, and the frames it completes. With flow control honoured, frames
@@ -265,20 +257,19 @@ final class ClientConnection: @unchecked Sendable {
 
     /// Pauses or resumes reading the socket, per the rule in the type's comment.
     private func updateReading() {
-        guard failure == nil, let readSource else { return }
+        guard failure == nil else { return }
         let awaitingAnswers = pending.values.contains { entry in
             switch entry {
-            case .unary, .unaryHere, .streamHeader: true
+            case .unary, .streamHeader: true
             case .streaming(let receiver): receiver.consumerIsWaiting
             }
         }
         if !readingPaused, flow.buffered > Self.highWater, !awaitingAnswers {
             readingPaused = true
             flow.pauses += 1
-            readSource.suspend()
         } else if readingPaused, flow.buffered <= Self.lowWater || awaitingAnswers {
             readingPaused = false
-            readSource.resume()
+            readingResumed.signal()
             dispatchDecodedFrames(honouringFlowControl: true)  // what was read before the pause
         }
     }
@@ -330,7 +321,6 @@ final class ClientConnection: @unchecked Sendable {
     private func complete(_ id: UInt32, with result: Result<[UInt8], any Error>) {
         switch pending.removeValue(forKey: id) {
         case .unary(let continuation): continuation.resume(with: result)
-        case .unaryHere: answeredHere[id] = result
         case .streamHeader(let continuation):
             continuation.resume(with: result.flatMap { _ in .failure(ClientError.protocolViolation("expected a stream")) })
         case .streaming(let receiver):
@@ -353,14 +343,10 @@ final class ClientConnection: @unchecked Sendable {
             case .unary(let continuation): continuation.resume(throwing: error)
             case .streamHeader(let continuation): continuation.resume(throwing: error)
             case .streaming(let receiver): receiver.finish(throwing: error)
-            case .unaryHere: break
             }
         }
-        for case (let id, .unaryHere) in entries { answeredHere[id] = .failure(error) }
-        readSource?.cancel()
-        if readingPaused {
-            readingPaused = false
-            readSource?.resume()  // a suspended source never runs its cancel handler (closing the fd)
-        }
+        // Wakes the reader wherever it waits: in poll (the shutdown ends it) or paused.
+        Glibc.shutdown(socket.fd, Int32(SHUT_RDWR))
+        readingResumed.signal()
     }
 }

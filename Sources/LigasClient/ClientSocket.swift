@@ -1,9 +1,21 @@
 import Glibc
 
 /// The client's end of the Unix socket: connect, and blocking-with-poll writes on a
-/// non-blocking descriptor (reads are driven by a Dispatch source).
-struct ClientSocket {
+/// non-blocking descriptor (the connection's reader thread reads it).
+///
+/// It owns the descriptor and closes it when it goes: once neither the connection nor its reader
+/// thread holds it. So the number is never closed under one of them, and can never be reused for
+/// another socket of the process while one of them may still poll, read or shut it down.
+final class ClientSocket: Sendable {
     let fd: Int32
+
+    private init(fd: Int32) {
+        self.fd = fd
+    }
+
+    deinit {
+        Glibc.close(fd)
+    }
 
     static func connect(path: String) throws(ClientError) -> ClientSocket {
         var address = sockaddr_un()

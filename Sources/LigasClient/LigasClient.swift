@@ -27,21 +27,22 @@ public final class LigasClient: Sendable {
         socketPath: String = SocketLocation.default(), agent: String = "ligas-client/\(ReleaseVersion.current)",
         requestDeadline: Duration? = nil
     ) async throws -> LigasClient {
-        try await connect(socketPath: socketPath, agent: agent, requestDeadline: requestDeadline, answerHereBudget: ClientConnection.defaultAnswerHereBudget)
-    }
-
-    static func connect(
-        socketPath: String, agent: String, requestDeadline: Duration?, answerHereBudget: Duration
-    ) async throws -> LigasClient {
-        let connection = ClientConnection(socket: try ClientSocket.connect(path: socketPath), answerHereBudget: answerHereBudget)
-        let session = try await connection.start(hello: Hello(agent: agent))
-        return LigasClient(connection: connection, session: session, requestDeadline: requestDeadline)
+        let connection = ClientConnection(socket: try ClientSocket.connect(path: socketPath))
+        do {
+            let session = try await connection.start(hello: Hello(agent: agent))
+            return LigasClient(connection: connection, session: session, requestDeadline: requestDeadline)
+        } catch {
+            connection.close()
+            throw error
+        }
     }
 
     private func request(_ call: Call, cache: CachePolicy) -> Request {
         Request(call, deadlineMs: requestDeadline.map { UInt32(clamping: $0.wholeMilliseconds) }, cache: cache)
     }
 
+    /// Closes the connection: calls in flight fail with `connectionClosed`. (It also closes by
+    /// itself once neither the client nor a download of it is referenced any more.)
     public func close() {
         connection.close()
     }

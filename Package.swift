@@ -4,7 +4,7 @@ import PackageDescription
 // Layers, inner to outer. Dependencies only ever point inward:
 //   LigasDomain        entities, loader ports and the cache use cases (no I/O libraries)
 //   LigasRemote        HTTP remote source: endpoint tables + payload mappers per data source
-//   LigasCacheStore    SQLite (GRDB) implementation of the domain's cache stores
+//   LigasCacheStore    SQLite implementation of the domain's cache stores (its C API, through CSQLite)
 //   LigasComposition   fallback / caching / validation / single-flight, and the engine facade
 //   LigasSystemd       systemd glue: journald log handler, sd_notify, socket activation fds
 // Sources/ holds only what ships. Beside it: Benchmarks/ (ligas-bench, ligas-protocol-bench),
@@ -20,7 +20,6 @@ let package = Package(
         .library(name: "LigasClient", targets: ["LigasClient"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -42,10 +41,12 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
+        // The system's libsqlite3, as a C module.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(
             name: "LigasCacheStore",
             dependencies: [
-                "LigasDomain", .product(name: "GRDB", package: "GRDB.swift"),
+                "LigasDomain", "CSQLite",
                 // SHA-256 of each image, once, when it is cached (streams then send it as it is)
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -142,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "LigasCacheStoreTests",
             dependencies: [
-                "LigasCacheStore", "LigasTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "LigasCacheStore", "LigasTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -1,4 +1,4 @@
-import GRDB
+import CSQLite
 
 /// The cache store's failures, named so the daemon can say what happened and what to do.
 public enum CacheStoreError: Error, Hashable, Sendable {
@@ -14,12 +14,11 @@ public enum CacheStoreError: Error, Hashable, Sendable {
 
     static func from(_ error: any Error, path: String) -> CacheStoreError {
         if let error = error as? CacheStoreError { return error }
-        guard let error = error as? DatabaseError else { return .failed(String(describing: error)) }
-        switch error.resultCode {
-        case .SQLITE_CORRUPT, .SQLITE_NOTADB: return .corrupt(path: path)
-        case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
-            return .unwritable(path: path, reason: error.message ?? "\(error.resultCode)")
-        case .SQLITE_FULL: return .diskFull
+        guard let error = error as? SQLiteError else { return .failed(String(describing: error)) }
+        switch error.primaryCode {
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return .corrupt(path: path)
+        case SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH: return .unwritable(path: path, reason: error.message)
+        case SQLITE_FULL: return .diskFull
         default: return .failed(error.description)
         }
     }

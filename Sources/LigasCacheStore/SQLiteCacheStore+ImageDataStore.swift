@@ -1,6 +1,5 @@
 import Crypto
-import Foundation
-import GRDB
+import FoundationEssentials
 import LigasDomain
 
 extension SQLiteCacheStore: ImageDataStore {
@@ -8,26 +7,23 @@ extension SQLiteCacheStore: ImageDataStore {
     /// Only the small `image` row is written; the bytes are read piece by piece, later.
     public func openImage(for url: URL) throws -> StoredImage? {
         let key = url.absoluteString
-        let found = try write { db -> Row? in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT content_type, size, saved_at, sha256 FROM image WHERE url = ?", arguments: [key])
+        let found = try write { db -> (contentType: String, size: Int, savedAt: Double, sha256: Data?)? in
+            guard let row = try db.firstRow("SELECT content_type, size, saved_at, sha256 FROM image WHERE url = ?", [key])
             else { return nil }
-            try db.execute(sql: "UPDATE image SET last_used = (SELECT MAX(last_used) + 1 FROM image) WHERE url = ?", arguments: [key])
-            return row
+            try db.run("UPDATE image SET last_used = (SELECT MAX(last_used) + 1 FROM image) WHERE url = ?", [key])
+            return (try row.text(0), try row.int(1), try row.double(2), row.optionalBlob(3))
         }
-        guard let row = found else { return nil }
-        let size: Int = row["size"]
-        let savedAt: Double = row["saved_at"]
+        guard let (contentType, size, savedAt, sha256) = found else { return nil }
         return StoredImage(
-            contentType: row["content_type"], size: size, timestamp: Date(timeIntervalSinceReferenceDate: savedAt),
-            pieceCount: max(1, (size + CacheSchema.pieceSize - 1) / CacheSchema.pieceSize), sha256: row["sha256"]
+            contentType: contentType, size: size, timestamp: Date(timeIntervalSinceReferenceDate: savedAt),
+            pieceCount: max(1, (size + CacheSchema.pieceSize - 1) / CacheSchema.pieceSize), sha256: sha256
         ) { [self] index in
             // The same image (same save time and size) or nothing: never a piece of its replacement.
             let piece = try read { db in
-                try Data.fetchOne(db, sql: """
+                try db.firstRow("""
                     SELECT image_piece.bytes FROM image JOIN image_piece USING (url)
                     WHERE url = ? AND image.saved_at = ? AND image.size = ? AND image_piece.seq = ?
-                    """, arguments: [key, savedAt, size, index])
+                    """, [key, savedAt, size, index])?.blob(0)
             }
             guard let piece else { throw CacheError.changedWhileReading(key: key) }
             return piece
@@ -49,14 +45,14 @@ extension SQLiteCacheStore: ImageDataStore {
         }
         let key = url.absoluteString
         try write { db in
-            try db.execute(sql: "DELETE FROM image WHERE url = ?", arguments: [key])
+            try db.run("DELETE FROM image WHERE url = ?", [key])
             try evictLeastRecentlyUsed(db, toFit: size)
-            try db.execute(
-                sql: """
-                    INSERT INTO image (url, content_type, size, saved_at, sha256, last_used)
-                    VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(last_used), 0) + 1 FROM image))
-                    """,
-                arguments: [
+            try db.run(
+                """
+                INSERT INTO image (url, content_type, size, saved_at, sha256, last_used)
+                VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(last_used), 0) + 1 FROM image))
+                """,
+                [
                     key, cached.image.contentType, size, cached.timestamp.timeIntervalSinceReferenceDate,
                     Data(SHA256.hash(data: cached.image.bytes)),
                 ])
@@ -66,23 +62,26 @@ extension SQLiteCacheStore: ImageDataStore {
 
     public func deleteImages(savedAtOrBefore cutoff: Date) throws -> Int {
         try write { db in
-            try db.execute(
-                sql: "DELETE FROM image WHERE saved_at <= ?", arguments: [cutoff.timeIntervalSinceReferenceDate])
-            return db.changesCount
+            try db.run("DELETE FROM image WHERE saved_at <= ?", [cutoff.timeIntervalSinceReferenceDate])
+            return db.changes
         }
     }
 
     /// Total bytes of all cached images.
     public func imageBytes() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM image") ?? 0 }
+        try read { db in try Self.totalImageBytes(db) }
     }
 
-    private func evictLeastRecentlyUsed(_ db: Database, toFit incoming: Int) throws {
-        var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM image") ?? 0
+    private func evictLeastRecentlyUsed(_ db: SQLiteConnection, toFit incoming: Int) throws {
+        var total = try Self.totalImageBytes(db)
         while total + incoming > imageCapacityBytes,
-              let oldest = try Row.fetchOne(db, sql: "SELECT url, size FROM image ORDER BY last_used LIMIT 1") {
-            try db.execute(sql: "DELETE FROM image WHERE url = ?", arguments: [oldest["url"] as String])
-            total -= oldest["size"] as Int
+              let oldest = try db.firstRow("SELECT url, size FROM image ORDER BY last_used LIMIT 1") {
+            try db.run("DELETE FROM image WHERE url = ?", [try oldest.text(0)])
+            total -= try oldest.int(1)
         }
+    }
+
+    private static func totalImageBytes(_ db: SQLiteConnection) throws -> Int {
+        try db.firstRow("SELECT COALESCE(SUM(size), 0) FROM image")?.optionalInt(0) ?? 0
     }
 }

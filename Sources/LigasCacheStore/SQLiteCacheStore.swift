@@ -1,5 +1,6 @@
-import Foundation
-import GRDB
+import CSQLite
+import FoundationEssentials
+import Glibc
 import LigasDomain
 
 /// The cache in one SQLite file, in WAL mode: feeds and image blobs, each with its timestamp.
@@ -9,7 +10,7 @@ import LigasDomain
 public final class SQLiteCacheStore: Sendable {
     public static let defaultImageCapacityBytes = 256 * 1024 * 1024
 
-    let database: any DatabaseWriter
+    let database: SQLiteDatabase
     let path: String
     let imageCapacityBytes: Int
 
@@ -27,23 +28,16 @@ public final class SQLiteCacheStore: Sendable {
         maxFileBytes: Int? = nil
     ) throws {
         let path = fileURL.path
-        do {
-            try FileManager.default.createDirectory(
-                at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw CacheStoreError.unwritable(path: path, reason: "cannot create its directory: \(error.localizedDescription)")
-        }
-        var configuration = Configuration()
+        try Self.createDirectory(fileURL.deletingLastPathComponent().path, path: path)
         let maxFileBytes = maxFileBytes ?? imageCapacityBytes + Self.feedAllowanceBytes
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
-            try db.execute(sql: "PRAGMA max_page_count = \(max(16, maxFileBytes / pageSize))")
-        }
-        let database: any DatabaseWriter
+        let database: SQLiteDatabase
         do {
-            database = try DatabasePool(path: path, configuration: configuration)
+            database = try SQLiteDatabase.file(path: path) { db in
+                try Self.configure(db)
+                try db.execute("PRAGMA synchronous = NORMAL")
+                let pageSize = try db.firstRow("PRAGMA page_size")?.optionalInt(0) ?? 4096
+                try db.execute("PRAGMA max_page_count = \(max(16, maxFileBytes / pageSize))")
+            }
         } catch {
             throw CacheStoreError.from(error, path: path)
         }
@@ -52,7 +46,11 @@ public final class SQLiteCacheStore: Sendable {
 
     /// A cache that lives only as long as the process: the fallback when no file can be used.
     public static func inMemory(imageCapacityBytes: Int = SQLiteCacheStore.defaultImageCapacityBytes) throws -> SQLiteCacheStore {
-        try SQLiteCacheStore(database: try DatabaseQueue(), path: ":memory:", imageCapacityBytes: imageCapacityBytes)
+        do {
+            return try SQLiteCacheStore(database: try SQLiteDatabase.inMemory(configure: configure), path: ":memory:", imageCapacityBytes: imageCapacityBytes)
+        } catch {
+            throw CacheStoreError.from(error, path: ":memory:")
+        }
     }
 
     /// Opens the cache, and if the file is corrupt, deletes it and starts a new one.
@@ -64,34 +62,49 @@ public final class SQLiteCacheStore: Sendable {
         do {
             return (try open(), false)
         } catch CacheStoreError.corrupt {
-            for suffix in ["", "-wal", "-shm"] {
-                try? FileManager.default.removeItem(atPath: fileURL.path + suffix)
-            }
+            for suffix in ["", "-wal", "-shm"] { unlink(fileURL.path + suffix) }
             return (try open(), true)
         }
     }
 
     /// SQLite's journal mode for this file ("wal" for a file store), for diagnostics.
     public func journalMode() throws -> String {
-        try read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
+        try read { db in try db.firstRow("PRAGMA journal_mode")?.optionalText(0) ?? "" }
     }
 
-    private init(database: any DatabaseWriter, path: String, imageCapacityBytes: Int) throws {
+    private init(database: SQLiteDatabase, path: String, imageCapacityBytes: Int) throws {
         self.database = database
         self.path = path
         self.imageCapacityBytes = imageCapacityBytes
         do {
-            try CacheSchema.migrator.migrate(database)
+            try CacheSchema.migrations.apply(to: database)
         } catch {
             throw CacheStoreError.from(error, path: path)
         }
     }
 
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
+    /// Every connection, file or memory: cascades from `image` to `image_piece` need foreign keys.
+    private static func configure(_ db: SQLiteConnection) throws {
+        try db.execute("PRAGMA foreign_keys = ON")
+    }
+
+    /// `mkdir -p`, the new directories private to the daemon's user.
+    private static func createDirectory(_ directory: String, path: String) throws {
+        var partial = ""
+        for component in directory.split(separator: "/") {
+            partial += "/" + component
+            guard mkdir(partial, 0o700) == 0 || errno == EEXIST else {
+                let reason = String(cString: strerror(errno))
+                throw CacheStoreError.unwritable(path: path, reason: "cannot create its directory \(partial): \(reason)")
+            }
+        }
+    }
+
+    func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         do { return try database.read(body) } catch { throw CacheStoreError.from(error, path: path) }
     }
 
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
+    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         do { return try database.write(body) } catch { throw CacheStoreError.from(error, path: path) }
     }
 }

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
-import GRDB
-import LigasCacheStore
+@testable import LigasCacheStore
 import LigasDomain
 import LigasTestSupport
 import Testing
@@ -191,21 +190,19 @@ struct SQLiteImageCacheTests {
         let old = image(3000)
         do {
             // The v1 layout, as an earlier ligasd left it: bytes inside the image row.
-            let v1 = try DatabaseQueue(path: fileURL.path)
-            try v1.write { db in
-                try db.execute(sql: """
-                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                    INSERT INTO grdb_migrations VALUES ('v1');
-                    CREATE TABLE feed (key TEXT PRIMARY KEY, payload BLOB NOT NULL, saved_at DOUBLE NOT NULL);
-                    CREATE TABLE image (url TEXT PRIMARY KEY, content_type TEXT NOT NULL, bytes BLOB NOT NULL,
-                        size INTEGER NOT NULL, saved_at DOUBLE NOT NULL, last_used INTEGER NOT NULL);
-                    CREATE INDEX image_on_last_used ON image(last_used);
-                    """)
-                try db.execute(
-                    sql: "INSERT INTO image VALUES (?, ?, ?, ?, ?, 1)",
-                    arguments: [url("a").absoluteString, old.image.contentType, old.image.bytes, old.image.bytes.count,
-                                old.timestamp.timeIntervalSinceReferenceDate])
-            }
+            let v1 = try SQLiteConnection(path: fileURL.path, readOnly: false)
+            try v1.execute("""
+                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                INSERT INTO grdb_migrations VALUES ('v1');
+                CREATE TABLE feed (key TEXT PRIMARY KEY, payload BLOB NOT NULL, saved_at DOUBLE NOT NULL);
+                CREATE TABLE image (url TEXT PRIMARY KEY, content_type TEXT NOT NULL, bytes BLOB NOT NULL,
+                    size INTEGER NOT NULL, saved_at DOUBLE NOT NULL, last_used INTEGER NOT NULL);
+                CREATE INDEX image_on_last_used ON image(last_used);
+                """)
+            try v1.run(
+                "INSERT INTO image VALUES (?, ?, ?, ?, ?, 1)",
+                [url("a").absoluteString, old.image.contentType, old.image.bytes, old.image.bytes.count,
+                 old.timestamp.timeIntervalSinceReferenceDate])
         }
 
         let store = try SQLiteCacheStore(fileURL: fileURL)
@@ -213,7 +210,7 @@ struct SQLiteImageCacheTests {
         #expect(try store.imageBytes() == 3000)
 
         #expect(try store.deleteImages(savedAtOrBefore: old.timestamp) == 1)
-        let leftover = try DatabaseQueue(path: fileURL.path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM image_piece") }
+        let leftover = try SQLiteConnection(path: fileURL.path, readOnly: true).firstRow("SELECT COUNT(*) FROM image_piece")?.int(0)
         #expect(leftover == 0)
     }
 
@@ -226,7 +223,7 @@ struct SQLiteImageCacheTests {
         #expect(opened.sha256 == Data(SHA256.hash(data: big.image.bytes)))
 
         // As a cache file from before v3 holds it: no digest.
-        try DatabaseQueue(path: fileURL.path).write { try $0.execute(sql: "UPDATE image SET sha256 = NULL") }
+        try SQLiteConnection(path: fileURL.path, readOnly: false).run("UPDATE image SET sha256 = NULL")
         #expect(try #require(try store.openImage(for: url("big"))).sha256 == nil)
         #expect(try store.retrieveImage(for: url("big")) == big)
     }

@@ -1,0 +1,114 @@
+import CSQLite
+import FoundationEssentials
+
+/// One connection to SQLite, over its C API. Not thread-safe: `SQLiteDatabase` hands each one to
+/// a single thread at a time (SQLite is opened in multi-thread mode, `SQLITE_OPEN_NOMUTEX`), which
+/// is why it may cross threads (`@unchecked Sendable`). Prepared statements are kept by SQL text,
+/// so a query the cache runs again and again is compiled once per connection.
+final class SQLiteConnection: @unchecked Sendable {
+    private let handle: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+
+    init(path: String, readOnly: Bool) throws {
+        var opened: OpaquePointer?
+        let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let code = sqlite3_open_v2(path, &opened, access | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let opened else {
+            let error = SQLiteError(code: code, message: opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)")
+            sqlite3_close_v2(opened)
+            throw error
+        }
+        handle = opened
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE (not counting foreign-key cascades).
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Whether a transaction is open (SQLite rolls one back by itself after some errors).
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    func busyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// Runs one statement or several separated by `;`, without arguments or results.
+    func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard code == SQLITE_OK else {
+            throw SQLiteError(code: code, message: message.map { String(cString: $0) } ?? lastMessage, sql: sql)
+        }
+    }
+
+    /// Runs one statement, discarding any rows.
+    func run(_ sql: String, _ arguments: [any SQLiteBindable] = []) throws {
+        try forEachRow(sql, arguments) { _ in }
+    }
+
+    func rows(_ sql: String, _ arguments: [any SQLiteBindable] = []) throws -> [SQLiteRow] {
+        var rows: [SQLiteRow] = []
+        try forEachRow(sql, arguments) { rows.append($0) }
+        return rows
+    }
+
+    func firstRow(_ sql: String, _ arguments: [any SQLiteBindable] = []) throws -> SQLiteRow? {
+        var first: SQLiteRow?
+        try forEachRow(sql, arguments) { row in
+            if first == nil { first = row }
+        }
+        return first
+    }
+
+    /// Steps through the rows one at a time (a migration copies every image this way, without
+    /// holding them all in memory).
+    func forEachRow(_ sql: String, _ arguments: [any SQLiteBindable], _ body: (SQLiteRow) throws -> Void) throws {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (offset, argument) in arguments.enumerated() {
+            let code = argument.bind(to: statement, at: Int32(offset + 1))
+            guard code == SQLITE_OK else { throw SQLiteError(code: code, message: lastMessage, sql: sql) }
+        }
+        while true {
+            switch sqlite3_step(statement) {
+            case SQLITE_ROW: try body(SQLiteRow(statement))
+            case SQLITE_DONE: return
+            case let code: throw SQLiteError(code: code, message: lastMessage, sql: sql)
+            }
+        }
+    }
+
+    private func prepared(_ sql: String) throws -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw SQLiteError(code: code, message: lastMessage, sql: sql) }
+        statements[sql] = statement
+        return statement
+    }
+
+    private var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+}
+
+/// A failed SQLite call: its (extended) result code and SQLite's message.
+struct SQLiteError: Error, CustomStringConvertible {
+    let code: Int32
+    let message: String
+    var sql: String?
+
+    /// The primary result code (`SQLITE_FULL`, …), without the extended bits.
+    var primaryCode: Int32 { code & 0xFF }
+
+    var description: String {
+        "SQLite error \(code): \(message)" + (sql.map { " - while executing `\($0)`" } ?? "")
+    }
+}

@@ -38,7 +38,8 @@ let package = Package(
                 // NIOConnectionError, HTTPParserError: to word failures plainly (RemoteFailure)
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                // Data from a ByteBuffer without Foundation (NIOFoundationCompat would link it, and ICU)
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
             ]
         ),
         // The system's libsqlite3, as a C module.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import LigasDomain
 import LigasRemote
 
 /// The optional config file: `KEY=value` lines with the `LIGASD_*` names, `#` comments and
@@ -18,16 +19,16 @@ enum ConfigFile {
     static func parse(_ text: String) throws -> [String: String] {
         var settings: [String: String] = [:]
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = rawLine.trimmingWhitespace()
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             guard let equals = line.firstIndex(of: "=") else {
                 throw ConfigurationError(key: "line \(number + 1)", value: line, expected: "KEY=value")
             }
-            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+            let name = line[..<equals].trimmingWhitespace()
             guard let setting = DaemonSetting.named(name) else {
                 throw ConfigurationError(key: "line \(number + 1)", value: name, expected: "a LIGASD_* setting name")
             }
-            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            var value = line[line.index(after: equals)...].trimmingWhitespace()
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
             settings[setting.name] = value
         }

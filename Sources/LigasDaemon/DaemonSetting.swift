@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import LigasDomain
 import LigasRemote
 import LigasSystemd
@@ -66,7 +67,7 @@ public struct DaemonSetting: Sendable {
     }
 
     private static func plain(_ markdown: String) -> String {
-        markdown.replacingOccurrences(of: "`", with: "")
+        markdown.replacing("`", with: "")
     }
 }
 
@@ -100,7 +101,7 @@ extension DaemonSetting {
             meaning: "FlashLive season and stage ids by league, `serie-a=SEASON/STAGE,serie-b=SEASON/STAGE`, when FlashLive's list names the leagues otherwise"
         ) { configuration, text in
             configuration.flashLiveSeasons = try text.split(separator: ",").map { entry in
-                let parts = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let parts = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
                 let ids = parts.count == 2 ? parts[1].split(separator: "/").map(String.init) : []
                 guard parts.count == 2, ids.count == 2, !parts[0].isEmpty, ids.allSatisfy({ !$0.isEmpty }) else {
                     throw expected("LEAGUE=SEASON/STAGE pairs separated by commas, e.g. serie-a=IaFDigtm/OO37de6i")
@@ -166,7 +167,7 @@ extension DaemonSetting {
         flag: String?, named name: String? = nil, defaultText: DefaultText, meaning: String,
         apply: @escaping @Sendable (inout DaemonConfiguration, String) throws -> Void
     ) {
-        let name = name ?? flag.map { "LIGASD_" + $0.uppercased().replacingOccurrences(of: "-", with: "_") } ?? ""
+        let name = name ?? flag.map { "LIGASD_" + $0.uppercased().replacing("-", with: "_") } ?? ""
         self.flag = flag
         self.name = name
         self.defaultText = defaultText

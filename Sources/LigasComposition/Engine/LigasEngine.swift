@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LigasDomain
 import LigasRemote
 import Logging
@@ -58,7 +58,7 @@ public struct LigasEngine: Sendable {
             }
             return Loaded(involving, from: loaded.origin)
         }
-        guard let known = teams.first(where: { $0.id == team || $0.name.caseInsensitiveCompare(team) == .orderedSame }) else {
+        guard let known = teams.first(where: { $0.id == team || $0.name.lowercased() == team.lowercased() }) else {
             throw LigasError.notFound("no team '\(team)' in league '\(league)'")
         }
         return loaded.map { $0.involving(team: known.name) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The specs' cache rule: an entry is valid while `now < timestamp + maxAge` (7 days by default).
 public struct CachePolicy: Hashable, Sendable {

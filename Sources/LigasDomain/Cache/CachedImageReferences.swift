@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The image URLs (logos and photos) that the cached feeds refer to: part of what ligasd
 /// considers "its own data" when deciding which image URLs it may fetch.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The feeds a `LocalFeedLoader` last read or wrote, decoded, with their cache timestamps.

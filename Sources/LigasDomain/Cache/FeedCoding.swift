@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How feeds are encoded inside the cache. JSON keeps the file inspectable with `sqlite3`.
 enum FeedCoding {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A feed as the store keeps it: encoded bytes plus the moment they were saved.
 public struct CachedFeed: Hashable, Sendable {

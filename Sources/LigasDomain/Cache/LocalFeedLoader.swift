@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Use cases "Load feed from cache" and "Cache feed", for one kind of feed.
 ///

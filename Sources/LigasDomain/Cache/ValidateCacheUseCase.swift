@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a cache validation removed, for the start-up log line.
 public struct CacheValidationReport: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The bytes of a logo or photo, with the content type they were served with.
 public struct ImageData: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 public struct League: Hashable, Codable, Sendable {
     public let id: String

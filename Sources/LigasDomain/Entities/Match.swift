@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A fixture between two teams, named as the remote names them (`home`, `away` are team names).
 public struct Match: Hashable, Codable, Sendable {

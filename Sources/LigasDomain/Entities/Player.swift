@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 public struct Player: Hashable, Codable, Sendable {
     public enum Position: String, Hashable, Codable, Sendable, CaseIterable {

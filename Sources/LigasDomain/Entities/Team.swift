@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 public struct Team: Hashable, Codable, Sendable {
     public let id: String

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An image as the store keeps it.
 public struct CachedImage: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Recognises image files by their first bytes, for remotes that serve images with a generic
 /// content type such as `application/octet-stream`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Image bytes delivered as a stream of chunks, so the daemon can forward them while they arrive.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What an image is asked for by: a URL from ligasd's own data, or the league, team or player
 /// whose logo or photo it is.

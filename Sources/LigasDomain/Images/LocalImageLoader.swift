@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Use cases "Load image data from cache" and "Cache image data".
 public struct LocalImageLoader: Loader {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The built-in bootstrap list: the leagues ligasd knows without asking anyone.
 public enum EcuadorianLeagues {

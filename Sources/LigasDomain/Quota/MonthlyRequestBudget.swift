@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Use case "Spend a provider request": every request to a metered provider is counted, the
@@ -88,8 +88,10 @@ public final class MonthlyRequestBudget: Sendable {
     /// `2026-11`, in UTC.
     static func month(of date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        // `.gmt`, not `TimeZone(identifier: "UTC")`: without Foundation's ICU that one is nil.
+        calendar.timeZone = .gmt
         let parts = calendar.dateComponents([.year, .month], from: date)
-        return String(format: "%04d-%02d", parts.year ?? 0, parts.month ?? 0)
+        let year = String(parts.year ?? 0), month = String(parts.month ?? 0)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + (month.count < 2 ? "0" : "") + month
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How many requests ligasd made to one provider in one calendar month (UTC), and what the
 /// provider itself last said about its quota, when it says (RapidAPI's rate-limit headers).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LigasDomain
 
 /// FlashLive's payloads, mapped into the domain. Field names are FlashLive's (upper snake case).
@@ -79,7 +79,7 @@ struct StandingsGroup: Decodable {
         let POINTS: Double
 
         func standing(in context: MappingContext) throws -> Standing {
-            let goals = GOALS.split(separator: ":").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            let goals = GOALS.split(separator: ":").compactMap { Int($0.trimmingWhitespace()) }
             guard goals.count == 2 else { throw LigasError.invalidData("GOALS of \(TEAM_NAME) is not scored:conceded: \(GOALS)") }
             // Zero counts may be left out: what is missing follows from the matches played.
             let won = WINS ?? 0

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LigasDomain
 
 /// JSON decoding shared by the mappers: ISO 8601 dates with or without milliseconds, and
@@ -70,7 +70,7 @@ struct LenientInt: Decodable, Hashable {
         if let number = try? container.decode(Int.self) {
             value = number
         } else if let text = try? container.decode(String.self) {
-            value = Int(text.trimmingCharacters(in: .whitespaces))
+            value = Int(text.trimmingWhitespace())
         } else if container.decodeNil() {
             value = nil
         } else {
@@ -79,12 +79,21 @@ struct LenientInt: Decodable, Hashable {
     }
 }
 
-/// Lower case without diacritics, for comparing names ("Cumbayá" and "cumbaya").
+/// Lower case without diacritics, for comparing names ("Cumbayá" and "cumbaya"): combining marks
+/// go, and the accented Latin letters of Spanish and its neighbours lose their accent. (Foundation's
+/// `folding(options:locale:)` does it through ICU, which the daemon does not link.)
 struct Folded {
     let text: String
     init(_ text: String) {
-        self.text = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        var folded = String.UnicodeScalarView()
+        for scalar in text.lowercased().unicodeScalars where scalar.properties.generalCategory != .nonspacingMark {
+            folded.append(Self.unaccented[scalar] ?? scalar)
+        }
+        self.text = String(folded)
     }
+
+    private static let unaccented = Dictionary(
+        uniqueKeysWithValues: zip("àáâãäåçèéêëìíîïñòóôõöøùúûüýÿ".unicodeScalars, "aaaaaaceeeeiiiinoooooouuuuyy".unicodeScalars))
 }
 
 /// An id sent as text ("41301") or as a number (41301).

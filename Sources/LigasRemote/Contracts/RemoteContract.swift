@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LigasDomain
 
 /// Where each feed lives on a data source, as paths relative to its base URL (a query string

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LigasDomain
 
 /// A secret that never prints: `description`, `debugDescription` and string interpolation
@@ -7,7 +7,7 @@ public struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     let value: String
 
     public init?(_ value: String) {
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = value.trimmingWhitespace()
         guard !trimmed.isEmpty else { return nil }
         self.value = trimmed
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LigasDomain
 
 /// The teams and matches shapes of the seed football API, which the REST contract adopted too.

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
 import LigasDomain
 import NIOCore
-import NIOFoundationCompat
+import NIOFoundationEssentialsCompat
 
 /// `HTTPClient` over AsyncHTTPClient, with timeouts, a redirect limit and a body size cap.
 public final class AsyncHTTPClientAdapter: HTTPClient {

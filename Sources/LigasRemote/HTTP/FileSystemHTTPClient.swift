@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LigasDomain
 
 /// Serves `file://` URLs as if a static HTTP server were in front of the directory: a missing
@@ -10,8 +10,8 @@ public struct FileSystemHTTPClient: HTTPClient {
     public func get(_ url: URL, headers: [String: String], maxBodyBytes: Int) async throws -> (HTTPResponseHead, HTTPBody) {
         guard url.isFileURL else { throw LigasError.connectivity("not a file URL: \(url.scheme ?? "")") }
         let path = url.standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory else {
             return (HTTPResponseHead(status: 404, contentType: nil, contentLength: 0), DataChunks(data: Data(), chunkSize: 1))
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -20,7 +20,7 @@ public struct FileSystemHTTPClient: HTTPClient {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw LigasError.connectivity("cannot read \(path): \(error.localizedDescription)")
+            throw LigasError.connectivity("cannot read \(path): \(error)")
         }
         guard data.count <= maxBodyBytes else { throw RemoteFailure.bodyTooLarge(maxBodyBytes, url: url) }
         let head = HTTPResponseHead(status: 200, contentType: Self.contentType(ofExtension: url.pathExtension), contentLength: data.count)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LigasDomain
 
 /// What the remote loaders need to know about a response before reading its body.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LigasDomain
 
 /// Sends `file://` URLs to one client and `http(s)://` URLs to another; refuses any other scheme.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LigasDomain
 
 /// Use case "Load feed from remote": GET each part of the feed, check the status, map the payloads.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LigasDomain
 
 /// Use case "Load image data from remote": download and validate, streaming.

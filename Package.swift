@@ -59,7 +59,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The bundled sample data: files that SwiftPM copies beside the executables it builds
+        // (ligasd_LigasSampleData.resources/). A C target, because a Swift target with resources gets
+        // an accessor that links Foundation's Bundle, and with it all of Foundation and ICU.
         .target(name: "LigasSampleData", resources: [.copy("SampleData")]),
+        // Where that data is, for the daemon, the tests and the tools.
+        .target(name: "LigasSampleDataLocation", dependencies: ["LigasSampleData"]),
 
         // systemd glue: libsystemd through a system library target.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -84,7 +89,7 @@ let package = Package(
         .target(
             name: "LigasDaemon",
             dependencies: [
-                "LigasServer", "LigasComposition", "LigasProtocol", "LigasSystemd", "LigasSampleData",
+                "LigasServer", "LigasComposition", "LigasProtocol", "LigasSystemd", "LigasSampleDataLocation",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -111,7 +116,7 @@ let package = Package(
         // Not installed: the benchmark and the reliability suite drive a real ligasd over a real
         // socket; they reuse the loopback HTTP server and process helpers of the test support.
         .executableTarget(
-            name: "ligas-bench", dependencies: ["LigasClient", "LigasProtocol", "LigasSampleData", "LigasTestSupport"],
+            name: "ligas-bench", dependencies: ["LigasClient", "LigasProtocol", "LigasSampleDataLocation", "LigasTestSupport"],
             path: "Benchmarks/ligas-bench"),
         .executableTarget(
             name: "ligas-stress", dependencies: ["LigasClient", "LigasProtocol", "LigasTestSupport"],
@@ -120,7 +125,7 @@ let package = Package(
         .executableTarget(
             name: "ligas-demo",
             dependencies: [
-                "LigasComposition", "LigasSampleData",
+                "LigasComposition", "LigasSampleDataLocation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -161,11 +166,11 @@ let package = Package(
         // End to end: the real ligasd and ligas-client binaries, real sockets, real systemd tools.
         .testTarget(
             name: "LigasDaemonTests",
-            dependencies: ["LigasClient", "LigasProtocol", "LigasSampleData", "LigasTestSupport"]
+            dependencies: ["LigasClient", "LigasProtocol", "LigasSampleDataLocation", "LigasTestSupport"]
         ),
         .testTarget(
             name: "LigasCompositionTests",
-            dependencies: ["LigasComposition", "LigasSampleData", "LigasTestSupport"]
+            dependencies: ["LigasComposition", "LigasSampleDataLocation", "LigasTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

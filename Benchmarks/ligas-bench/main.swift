@@ -1,6 +1,6 @@
 import Foundation
 import LigasClient
-import LigasSampleData
+import LigasSampleDataLocation
 import LigasTestSupport
 
 /// ligas-bench: speed and memory of a real ligasd over its real socket, printed as

@@ -3,7 +3,7 @@ import Foundation
 import LigasComposition
 import LigasDomain
 import LigasRemote
-import LigasSampleData
+import LigasSampleDataLocation
 import Logging
 
 /// Runs every use case of the data engine once, on the bundled sample data (or another remote),

@@ -3,7 +3,7 @@ import Glibc
 import LigasComposition
 import LigasDomain
 import LigasRemote
-import LigasSampleData
+import LigasSampleDataLocation
 import LigasServer
 import LigasSystemd
 import Logging

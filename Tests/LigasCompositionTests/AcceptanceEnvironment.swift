@@ -3,7 +3,7 @@ import LigasCacheStore
 import LigasComposition
 import LigasDomain
 import LigasRemote
-import LigasSampleData
+import LigasSampleDataLocation
 import LigasTestSupport
 import Logging
 import NIOCore

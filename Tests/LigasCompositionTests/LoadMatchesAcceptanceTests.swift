@@ -2,7 +2,7 @@ import Foundation
 import LigasCacheStore
 import LigasComposition
 import LigasDomain
-import LigasSampleData
+import LigasSampleDataLocation
 import LigasTestSupport
 import NIOConcurrencyHelpers
 import Testing

@@ -2,7 +2,7 @@ import Foundation
 @testable import LigasDaemon
 import LigasDomain
 import LigasRemote
-import LigasSampleData
+import LigasSampleDataLocation
 import Testing
 
 /// `LIGASD_SOURCE` and the RapidAPI settings: which remotes a configuration gives the engine.

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LigasSampleData
+import LigasSampleDataLocation
 import LigasTestSupport
 import Testing
 

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 @testable import LigasClient
 import LigasProtocol
-import LigasSampleData
+import LigasSampleDataLocation
 import LigasTestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import LigasClient
 import LigasProtocol
-import LigasSampleData
+import LigasSampleDataLocation
 import LigasTestSupport
 import Testing
 

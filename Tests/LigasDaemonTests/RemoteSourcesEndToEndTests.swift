@@ -1,5 +1,5 @@
 import Foundation
-import LigasSampleData
+import LigasSampleDataLocation
 import LigasTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import LigasClient
 import LigasProtocol
-import LigasSampleData
+import LigasSampleDataLocation
 import LigasTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LigasSampleData
+import LigasSampleDataLocation
 import LigasTestSupport
 
 /// A real `systemd --user` manager for this test, running the project's user units from

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import LigasProtocol
 
@@ -73,11 +73,9 @@ final class ClientConnection: @unchecked Sendable {
                 decoder = FrameDecoder(maxFrameSize: Int(hello.maxFrameSize))
                 sentHello = hello
                 helloWaiter = continuation
-                let reader = Thread { [weak self, socket, resumed = readingResumed] in
+                DetachedThread.start(name: "ligas-client reader") { [weak self, socket, resumed = readingResumed] in
                     Self.read(socket, resumed: resumed) { self }
                 }
-                reader.name = "ligas-client reader"
-                reader.start()
                 var bytes: [UInt8] = []
                 do { try encoder.appendHello(hello, to: &bytes) } catch { return fail(.protocolViolation("\(error)")) }
                 // A daemon at its connection cap sends a named error and closes, perhaps before our

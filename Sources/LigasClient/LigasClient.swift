@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LigasProtocol
 
 /// The Swift client library for ligasd: an async API over one multiplexed connection.

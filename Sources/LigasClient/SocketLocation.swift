@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where ligas-client looks for the daemon: `LIGAS_SOCKET`, else the system socket if it
 /// exists, else the user's `$XDG_RUNTIME_DIR/ligasd.sock`.

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 import LigasProtocol
 
 /// One stream's chunks between the connection (which receives them on its queue) and the one
@@ -20,7 +20,7 @@ final class StreamReceiver: @unchecked Sendable {
     private var consumed: UInt64 = 0
 
     // Shared with the consumer, under `lock`.
-    private let lock = NSLock()
+    private let lock = MutexLock()
     private var chunks: [Data] = []
     private var head = 0
     private var bufferedBytes = 0

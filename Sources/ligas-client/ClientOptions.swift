@@ -1,6 +1,6 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import LigasClient
 import LigasProtocol
@@ -104,7 +104,7 @@ enum Interrupt {
     }
 
     private final class State: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = MutexLock()
         private var cancel: (@Sendable () -> Void)?
         private var wasInterrupted = false
 

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import LigasClient
 import LigasProtocol
+import Synchronization
 
 struct ImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -58,35 +59,45 @@ struct ImageCommand: AsyncParsableCommand {
 final class ImageSink: Sendable {
     private let path: String?
     private let temporary: String?
-    private let handle: FileHandle
+    private let fd: Int32
+    private let closed = Atomic(false)
 
     init(path: String?) throws {
         self.path = path
         guard let path else {
             temporary = nil
-            handle = FileHandle.standardOutput
+            fd = STDOUT_FILENO
             return
         }
         let temporary = path + ".part"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
-            throw ValidationError("cannot write \(path)")
-        }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw ValidationError("cannot write \(path)") }
         self.temporary = temporary
-        self.handle = handle
+        self.fd = fd
     }
 
     func write(_ data: Data) throws {
-        try handle.write(contentsOf: data)
+        try data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { throw ValidationError("cannot write \(path ?? "stdout"): \(String(cString: strerror(errno)))") }
+                offset += written
+            }
+        }
     }
 
     func commit() throws {
         guard let path, let temporary else { return }
-        try handle.close()
-        guard rename(temporary, path) == 0 else { throw ValidationError("cannot write \(path)") }
+        closed.store(true, ordering: .relaxed)
+        guard close(fd) == 0, rename(temporary, path) == 0 else { throw ValidationError("cannot write \(path)") }
     }
 
     deinit {
-        if let temporary { unlink(temporary) }  // a cancelled or failed download leaves nothing behind
+        guard let temporary else { return }
+        if !closed.load(ordering: .relaxed) { close(fd) }
+        unlink(temporary)  // a cancelled or failed download leaves nothing behind
     }
 }
 

@@ -14,7 +14,7 @@ final class URLInternTable: @unchecked Sendable {
         let url: URL
     }
 
-    private let lock = NSLock()
+    private let lock = MutexLock()
     private var slots: [Entry?]
     private var occupied = 0
     private let mask: Int

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the wire shape of Codable types by decoding them from nothing: a decoder that hands
 /// out placeholder values and writes down every key, type and optionality the type's

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `teams`: the teams of one league.
 public struct TeamsArguments: Codable, Sendable, Hashable {

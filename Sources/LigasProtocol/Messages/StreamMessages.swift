@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Payload of the `response` frame (flag `streamFollows`) that opens an image stream.
 public struct StreamHeader: Codable, Sendable, Hashable {

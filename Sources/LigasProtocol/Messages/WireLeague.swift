@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A league as sent on the wire (the server maps its domain model to this).
 public struct League: Codable, Sendable, Hashable {

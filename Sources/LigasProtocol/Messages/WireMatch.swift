@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A fixture not yet played (also the common shape of every match).
 public struct Match: Codable, Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A squad member as sent on the wire.
 public struct Player: Codable, Sendable, Hashable {

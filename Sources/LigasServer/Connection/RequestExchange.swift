@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 import LigasProtocol
 
 /// One request's life on the server side when its answer is not ready at once: run the handler

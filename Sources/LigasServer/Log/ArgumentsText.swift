@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LigasProtocol
 
 /// A call's arguments as `name=value` pairs, e.g. `league=serie-a team=emelec`, for the log.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LigasProtocol
 
 /// A method's answer: its result, and where a data result came from (for the log).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LigasProtocol
 
 /// What the server knows about the caller, for the handler (and its logs).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 enum CBORText {
     /// A String from text that `CBORReader.skipItem` has already validated (the decoder

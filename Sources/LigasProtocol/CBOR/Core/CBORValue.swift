@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Any CBOR data item, for callers that need the generic tree (introspection output,
 /// diagnostics, tests). Decodable as a member of any `Decodable` type, too.

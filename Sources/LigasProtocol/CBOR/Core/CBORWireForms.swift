@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The single documented wire form of `Date` (see PROTOCOL.md, "Dates and URLs"):
 /// tag 1 (epoch seconds) wrapping an integer when the instant is a whole second,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The growable byte buffer the encoder writes into. A plain pointer rather than an
 /// `[UInt8]`: an encode appends a few hundred small pieces, and each `Array.append`

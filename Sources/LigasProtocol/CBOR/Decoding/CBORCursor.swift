@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Decodes values at given offsets of the input. Shared by the decoder and its
 /// containers; it is a single pointer, so copying it is free. The primitive readers

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One indexed entry of a map being decoded: where its text key's bytes are and where
 /// its value starts. Entries of all open maps live in one shared stack to avoid an

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Keyed access to a map whose entries were indexed into the shared entry stack.
 /// Unknown keys are simply never looked up (forward compatibility).

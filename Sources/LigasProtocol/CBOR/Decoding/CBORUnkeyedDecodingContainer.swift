@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Sequential access to the items of an array; `count` was checked against the input.
 struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {

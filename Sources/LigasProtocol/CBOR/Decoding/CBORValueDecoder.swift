@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `Decoder` handed to `init(from:)`: one CBOR data item at `offset`. It is also its
 /// own single-value container. Three words, so it fits an existential inline.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Process-wide, bounded memo of `URL(string:)` keyed by the URL's UTF-8 bytes.
 /// Parsing a URL is the most expensive step of decoding a response, and the same

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Encodes `Encodable` values as deterministic CBOR (RFC 8949 §4.2.1): shortest
 /// heads, definite lengths, map keys sorted bytewise by their encoding, floats in the

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes values into the shared output and opens/closes containers.
 struct CBOREncodingCursor {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes map entries straight into the output. Keys are text (their `stringValue`);
 /// the encoder restores deterministic key order when the map closes.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes array items straight into the output; the count is patched in on close.
 struct CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {

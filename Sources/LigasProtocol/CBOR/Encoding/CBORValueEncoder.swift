@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `Encoder` handed to `encode(to:)` for one value. It is also its own
 /// single-value container, writing straight into the output. Three words, so it fits

@@ -4,11 +4,12 @@ import LigasRemote
 import Logging
 
 /// The engine over its production adapters: the SQLite cache file (opened the daemon's way, see
-/// `CacheStoreOpening`) and the HTTP client (`http(s)://` through AsyncHTTPClient, `file://` from
-/// disk). Whoever opens one shuts it down: the HTTP client must be shut down before it goes away.
+/// `CacheStoreOpening`) and the HTTP client (`http(s)://` through AsyncHTTPClient, made on the
+/// first such request; `file://` from disk). Whoever opens one shuts it down: the HTTP client must
+/// be shut down before it goes away.
 public struct OpenedEngine: Sendable {
     public let engine: LigasEngine
-    private let http: AsyncHTTPClientAdapter
+    private let http: LazyHTTPClient
 
     /// Opens the cache and composes the engine; throws only when no cache at all can be opened
     /// (not even in memory), and then leaves nothing to shut down.
@@ -17,7 +18,7 @@ public struct OpenedEngine: Sendable {
         remoteFallbackMetadata: Logger.Metadata = [:], quotaMetadata: Logger.Metadata = [:]
     ) throws -> OpenedEngine {
         let store = try CacheStoreOpening.open(fileURL: cacheFile, imageCapacityBytes: imageCacheBytes, logger: logger)
-        let http = AsyncHTTPClientAdapter()
+        let http = LazyHTTPClient()
         let engine = LigasEngine.compose(
             configuration: configuration, feedStore: store, imageStore: store, requestCounts: store,
             httpClient: SchemeRoutingHTTPClient(http: http), logger: logger,

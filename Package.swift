@@ -10,6 +10,16 @@ import PackageDescription
 // Sources/ holds only what ships. Beside it: Benchmarks/ (ligas-bench, ligas-protocol-bench),
 // IntegrationTests/ (ligas-stress, the reliability suite) and Examples/ (ligas-demo, the engine
 // alone on the bundled sample data); none of them is installed.
+// How the shipped binaries are linked in release: with lld, which packs their relative relocations
+// (DT_RELR: a few KiB the loader walks at start instead of ~2 MB of RELA entries), and without
+// exporting every Swift symbol (the static stdlib's link arguments say --export-dynamic: ~3 MB
+// of .dynsym/.dynstr nobody looks up). glibc 2.36 (Debian 12) or later runs them.
+let shippedBinaryLinking: [LinkerSetting] = [
+    .unsafeFlags(
+        ["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+        .when(configuration: .release)),
+]
+
 let package = Package(
     name: "ligasd",
     platforms: [.macOS(.v14)],
@@ -100,7 +110,8 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         .executableTarget(
             name: "ligasd",
-            dependencies: ["LigasDaemon", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["LigasDaemon", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            linkerSettings: shippedBinaryLinking
         ),
 
         // The thin client: the protocol and nothing of the data layers.
@@ -110,7 +121,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "ligas-client",
-            dependencies: ["LigasClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["LigasClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            linkerSettings: shippedBinaryLinking
         ),
 
         // Not installed: the benchmark and the reliability suite drive a real ligasd over a real

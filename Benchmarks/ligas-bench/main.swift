@@ -6,7 +6,8 @@ import LigasTestSupport
 /// ligas-bench: speed and memory of a real ligasd over its real socket, printed as
 /// `RESULT ligasd ...` lines (scripts/bench puts them beside the peers' figures).
 ///
-///     ligas-bench [--ligasd PATH] [--quick]   every figure, ligasd started under systemd-socket-activate
+///     ligas-bench [--ligasd PATH] [--ligas-client PATH] [--quick]
+///                                             every figure, ligasd started under systemd-socket-activate
 ///     ligas-bench first-reply SOCKET          one cold-start sample on a socket the user manager holds
 ///     ligas-bench unary SOCKET [N]            only the round trips, against a running ligasd (to profile it)
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -25,6 +26,9 @@ if arguments.first == "unary", arguments.count >= 2 {
 let quick = arguments.contains("--quick")
 let ligasd = arguments.firstIndex(of: "--ligasd").map { arguments[$0 + 1] }
     ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("ligasd").path
+// ligas-client, for the whole-process figure: beside ligasd unless given.
+let ligasClient = arguments.firstIndex(of: "--ligas-client").map { arguments[$0 + 1] }
+    ?? URL(fileURLWithPath: ligasd).deletingLastPathComponent().appendingPathComponent("ligas-client").path
 let unaryCount = quick ? 2_000 : 20_000
 let throughputTime: Duration = quick ? .seconds(1) : .seconds(3)
 
@@ -50,6 +54,11 @@ do {
     try await Task.sleep(for: .seconds(1))
     let idleWarm = ProcessMemory.residentKiB(of: daemon.pid) ?? 0
     Report.result("memory_idle", ["rss_start_mib": ProcessMemory.mebibytes(idleAtStart), "rss_warm_mib": ProcessMemory.mebibytes(idleWarm)])
+
+    Report.progress("ligas-client processes")
+    try ClientProcess.run(
+        client: ligasClient, socketPath: daemon.socketPath, league: BenchFixture.league, runs: quick ? 50 : 200,
+        log: workspace.url.appendingPathComponent("ligas-client.log"))
 
     Report.progress("unary latency")
     try await Latency.library(socketPath: daemon.socketPath, count: unaryCount)

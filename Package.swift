@@ -114,10 +114,12 @@ let package = Package(
             linkerSettings: shippedBinaryLinking
         ),
 
-        // The thin client: the protocol and nothing of the data layers.
+        // The thin client: the protocol and nothing of the data layers; the system's OpenSSL for
+        // the SHA-256 of streams (swift-crypto's Crypto module keeps every algorithm it has).
+        .systemLibrary(name: "COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "LigasClient",
-            dependencies: ["LigasProtocol", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["LigasProtocol", "COpenSSLCrypto"]
         ),
         .executableTarget(
             name: "ligas-client",

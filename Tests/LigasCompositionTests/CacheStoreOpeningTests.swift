@@ -41,6 +41,7 @@ struct CacheStoreOpeningTests {
                 == "/var/cache/ligasd/cache.sqlite")
         #expect(CacheStoreOpening.defaultFileURL(environment: ["XDG_CACHE_HOME": "/home/u/.cache"]).path
                 == "/home/u/.cache/ligasd/cache.sqlite")
+        #expect(CacheStoreOpening.defaultFileURL(environment: ["HOME": "/home/u"]).path == "/home/u/.cache/ligasd/cache.sqlite")
         #expect(CacheStoreOpening.defaultFileURL(environment: [:]).path.hasSuffix("/.cache/ligasd/cache.sqlite"))
     }
 }

@@ -22,13 +22,17 @@ public enum CacheStoreOpening {
         }
     }
 
-    /// `$CACHE_DIRECTORY` (systemd's `CacheDirectory=`), else `$XDG_CACHE_HOME/ligasd`, else `~/.cache/ligasd`.
+    /// `$CACHE_DIRECTORY` (systemd's `CacheDirectory=`), else `$XDG_CACHE_HOME/ligasd`, else `~/.cache/ligasd`,
+    /// `~` being `$HOME`, or the user database's home without it. (Every `DaemonConfiguration()`
+    /// computes this default, a dozen at start: one passwd lookup each was a millisecond of it.)
     public static func defaultFileURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         let directory: URL
         if let cache = environment["CACHE_DIRECTORY"]?.split(separator: ":").first, !cache.isEmpty {
             directory = URL(fileURLWithPath: String(cache))
         } else if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             directory = URL(fileURLWithPath: xdg).appendingPathComponent("ligasd")
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            directory = URL(fileURLWithPath: home).appendingPathComponent(".cache/ligasd")
         } else {
             directory = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/ligasd")
         }

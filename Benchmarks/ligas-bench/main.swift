@@ -9,10 +9,19 @@ import LigasTestSupport
 ///     ligas-bench [--ligasd PATH] [--quick]   every figure, ligasd started under systemd-socket-activate
 ///     ligas-bench first-reply SOCKET          one cold-start sample on a socket the user manager holds
 ///     ligas-bench unary SOCKET [N]            only the round trips, against a running ligasd (to profile it)
+///     ligas-bench throughput SOCKET CLIENTS [SECONDS]   only the throughput, likewise
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 if arguments.first == "first-reply", arguments.count == 2 {
     try ColdStart.firstReply(socketPath: arguments[1])
+    exit(0)
+}
+if arguments.first == "throughput", arguments.count >= 3, let clients = Int(arguments[2]) {
+    let seconds = arguments.count > 3 ? Int(arguments[3]) ?? 3 : 3
+    let library = try await Throughput.library(socketPath: arguments[1], clients: clients, duration: .seconds(seconds))
+    Throughput.report("throughput_teams", clients: clients, library)
+    let blocking = try Throughput.blocking(socketPath: arguments[1], clients: clients, duration: .seconds(seconds))
+    Throughput.report("throughput_teams_blocking_clients", clients: clients, blocking)
     exit(0)
 }
 if arguments.first == "unary", arguments.count >= 2 {

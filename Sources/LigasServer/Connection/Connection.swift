@@ -210,6 +210,9 @@ final class Connection: @unchecked Sendable {
                     reads += 1
                     decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                     processFrames()
+                    // A short read took all there was: asking again would only say EAGAIN, and
+                    // the source, armed again after this handler, fires for anything that comes.
+                    if count < buffer.count { return }
                 } else if count == 0 {
                     peerFinishedSending()
                 } else if errno == EINTR {

@@ -24,10 +24,11 @@ extension SQLiteCacheStore: ImageDataStore {
         ) { [self] index in
             // The same image (same save time and size) or nothing: never a piece of its replacement.
             let piece = try read { db in
-                try Data.fetchOne(db, sql: """
+                // Cached: a stream reads every piece with this one statement.
+                try Data.fetchOne(db.cachedStatement(sql: """
                     SELECT image_piece.bytes FROM image JOIN image_piece USING (url)
                     WHERE url = ? AND image.saved_at = ? AND image.size = ? AND image_piece.seq = ?
-                    """, arguments: [key, savedAt, size, index])
+                    """), arguments: [key, savedAt, size, index])
             }
             guard let piece else { throw CacheError.changedWhileReading(key: key) }
             return piece

@@ -17,7 +17,7 @@ import LigasProtocol
 /// reading its socket (frames already read stay undecoded), so the socket fills and the daemon's
 /// own backpressure pauses the stream; it reads again once they are back under `lowWater`. The
 /// check comes after every chunk, so at most `highWater` plus one chunk (the negotiated chunk size,
-/// 64 KiB by default) waits in the client per connection. One exception, against deadlock: while
+/// 256 KiB by default) waits in the client per connection. One exception, against deadlock: while
 /// another request on the same connection awaits its answer, or another stream's consumer waits
 /// with nothing buffered, the socket is read anyway, since what they wait for may sit behind the
 /// paused stream's chunks, and the paused stream's consumer may be waiting for them before it

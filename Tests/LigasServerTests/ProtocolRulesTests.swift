@@ -123,6 +123,7 @@ struct ProtocolRulesTests {
         #expect(spec.contains("| idle timeout | — | 300 s |"))
         #expect(spec.contains("| `maxFrameSize` | each side's `hello` | ligasd 1 MiB (\(defaults.maxFrameSize)); the Swift client 16 MiB (\(ProtocolLimits.defaultClientMaxFrameSize)) |"))
         #expect(spec.contains("| `maxInFlight` | server `hello` | \(defaults.maxInFlightPerConnection) |"))
-        #expect(spec.contains("| `chunkSize` | both `hello`s | \(defaults.chunkSize) |"))
+        #expect(spec.contains("| `chunkSize` | both `hello`s | \(defaults.chunkSize) ("))
+        #expect(Hello(agent: "test").chunkSize == UInt32(defaults.chunkSize), "the Swift client asks for the same")
     }
 }

@@ -388,7 +388,11 @@ final class Connection: @unchecked Sendable {
     /// Sends frames for a request that is still in flight. `final` ends the request; so does a
     /// frame that cannot be sent (see `enqueueAnswer`). Returns false when the request was
     /// cancelled or ended that way, or the connection is gone: the caller sends nothing more.
-    func send(_ requestID: UInt32, final: Bool, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void) async -> Bool {
+    /// `payload`, if any, goes right after the encoded bytes, from its own storage: the bytes of
+    /// a stream chunk whose frame head `encode` wrote (they are never copied into a frame).
+    func send(
+        _ requestID: UInt32, final: Bool, payload: Data? = nil, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void
+    ) async -> Bool {
         await onQueue { [self] in
             dispatchPrecondition(condition: .onQueue(queue))
             guard state.sendsAnswers, inFlight[requestID] != nil else { return false }
@@ -398,7 +402,7 @@ final class Connection: @unchecked Sendable {
                 teardown(reason: "client not reading: \(output.count) bytes unread")
                 return false
             }
-            let sent = enqueueAnswer(requestID) { try encode(encoder, &$0) }
+            let sent = enqueueAnswer(requestID, then: payload) { try encode(encoder, &$0) }
             if final || !sent {
                 inFlight[requestID] = nil
                 events.requestFinished()
@@ -471,20 +475,22 @@ final class Connection: @unchecked Sendable {
     /// maxFrameSize, above all) is replaced by an error with the request's id, which ends the
     /// request: it still gets its one final frame. Returns false when that happened.
     @discardableResult
-    private func enqueueAnswer(_ requestID: UInt32, _ encode: (inout [UInt8]) throws -> Void) -> Bool {
+    private func enqueueAnswer(_ requestID: UInt32, then payload: Data? = nil, _ encode: (inout [UInt8]) throws -> Void) -> Bool {
         dispatchPrecondition(condition: .onQueue(queue))
         guard state != .closed else { return false }
-        var bytes: [UInt8] = []
         var sent = true
         do {
+            var bytes: [UInt8] = []
             try encode(&bytes)
+            output.append(bytes)
+            if let payload { output.append(payload) }
         } catch {
             sent = false
-            bytes = []
+            var bytes: [UInt8] = []
             // Cannot fail: both replacements are a few hundred bytes, and no client accepts less than 4096.
             try? encoder.appendError(id: requestID, replacement(for: error, requestID: requestID), to: &bytes)
+            output.append(bytes)
         }
-        output.append(bytes)
         flush()
         return sent
     }

@@ -71,8 +71,8 @@ struct RequestExchange: Sendable {
                     hasher?.update(data: piece)
                     streamed.summary.bytes += piece.count
                     streamed.summary.chunks += 1
-                    guard await connection.send(requestID, final: false, { encoder, out in
-                        try encoder.appendStreamChunk(id: requestID, piece, to: &out)
+                    guard await connection.send(requestID, final: false, payload: piece, { encoder, out in
+                        try encoder.appendStreamChunkHead(id: requestID, length: piece.count, to: &out)
                     }) else {
                         streamed.summary.outcome = .cancelled
                         return streamed

@@ -19,12 +19,15 @@ public final class Server: @unchecked Sendable {
     private let logger: Logger
     private let logTags: ServerLogTags
     private let requestLog: any RequestLog
-    /// Where every connection's queue (and this server's) runs: Dispatch's global queue, which
-    /// keeps about as many threads as there are cores. A queue with no target would go to the
-    /// overcommit pool instead, which may start a thread per busy queue: hundreds of them under
-    /// a thousand connections, and a daemon that one blocking call can then hang.
+    /// Where the server's queues run: Dispatch's global queue, which keeps about as many threads
+    /// as there are cores. A queue with no target would go to the overcommit pool instead, which
+    /// may start a thread per busy queue: hundreds under a thousand connections, and a daemon
+    /// that one blocking call can then hang.
     private static let target = DispatchQueue.global()
+    /// The registry and accepting; connections live on `loop` (a queue of its own, so that a
+    /// busy loop never holds up accepting, `status` or shutdown).
     private let queue = DispatchQueue(label: "ligasd.server", target: Server.target)
+    private let loop = EventLoop(label: "ligasd.connections", target: Server.target)
 
     private var acceptSource: (any DispatchSourceRead)?
     private var connections: [UInt64: Connection] = [:]
@@ -192,7 +195,7 @@ public final class Server: @unchecked Sendable {
                 requestAnsweredAtOnce: { [weak self] in self?.stats.withLock { $0.requestsServed += 1 } },
                 streamsPaused: { [weak self] change in self?.countPausedStreams(change) },
                 statistics: { [weak self] in self?.statistics() ?? ServerStatistics() }),
-            logger: logger, logTags: logTags, requestLog: requestLog, queue: Self.target)
+            logger: logger, logTags: logTags, requestLog: requestLog, loop: loop)
         nextConnectionID += 1
         connections[connection.id] = connection
         if let uid = peer?.uid { connectionsPerUID[uid, default: 0] += 1 }

@@ -43,8 +43,15 @@ final class EventLoop: @unchecked Sendable {
         queue.setSpecific(key: Self.key, value: ObjectIdentifier(self))
         let source = DispatchSource.makeReadSource(fileDescriptor: epoll, queue: queue)
         source.setEventHandler { [unowned self] in drain() }
+        source.setCancelHandler { [epoll] in Glibc.close(epoll) }  // once Dispatch no longer watches it
         self.source = source
         source.resume()
+    }
+
+    /// Stops the loop, once the server has no connection left: the source goes, and with it the
+    /// epoll set.
+    func close() {
+        queue.sync { source?.cancel() }
     }
 
     /// Whether the caller runs on this loop's queue.

@@ -101,6 +101,7 @@ public final class Server: @unchecked Sendable {
             queue.sync { Array(connections.values) }.forEach { $0.forceClose() }
             await waitUntilNoConnections()
         }
+        loop.close()
         requestLog.flush()
         if listener.ownedPath != nil {
             // Closing while Dispatch still watches the descriptor would let a socket opened

@@ -113,6 +113,7 @@ public final class Server: @unchecked Sendable {
     }
 
     private func acceptSourceCancelled() {
+        dispatchPrecondition(condition: .onQueue(queue))
         acceptSourceGone = true
         acceptSourceWaiters.forEach { $0.resume() }
         acceptSourceWaiters.removeAll()
@@ -146,6 +147,7 @@ public final class Server: @unchecked Sendable {
     }
 
     private func stopAcceptingOnQueue() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard accepting else { return }
         accepting = false
         acceptSource?.cancel()
@@ -155,6 +157,7 @@ public final class Server: @unchecked Sendable {
     // MARK: - Accepting
 
     private func acceptPending() {
+        dispatchPrecondition(condition: .onQueue(queue))
         for _ in 0..<64 where accepting {
             let fd = accept(listener.fd, nil, nil)
             if fd < 0 {
@@ -178,6 +181,7 @@ public final class Server: @unchecked Sendable {
     /// The connection cap a newcomer would exceed, if any. A peer without credentials (never
     /// seen on a Unix socket) counts only against the global cap.
     private func capReached(by peer: PeerCredentials?) -> (cap: ErrorBody.ConnectionCap, max: Int)? {
+        dispatchPrecondition(condition: .onQueue(queue))
         if connections.count >= limits.maxConnections { return (.connections, limits.maxConnections) }
         if let uid = peer?.uid, connectionsPerUID[uid, default: 0] >= limits.maxConnectionsPerUID {
             return (.connectionsPerUID, limits.maxConnectionsPerUID)
@@ -186,6 +190,7 @@ public final class Server: @unchecked Sendable {
     }
 
     private func register(_ fd: Int32, peer: PeerCredentials?) {
+        dispatchPrecondition(condition: .onQueue(queue))
         idleTimer?.cancel()
         let connection = Connection(
             id: nextConnectionID, fd: fd, peer: peer, limits: limits, handler: handler,
@@ -261,6 +266,7 @@ public final class Server: @unchecked Sendable {
     // MARK: - Idle exit
 
     private func scheduleIdleExitIfIdle() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard accepting, let idleAfter, let onIdle, connections.isEmpty else { return }
         idleTimer?.cancel()
         let timer = DispatchSource.makeTimerSource(queue: queue)

@@ -13,8 +13,9 @@ struct PropertyTests {
         let encoded = try CBOREncoder().encode(value)
         #expect(try CBORDecoder().decode(T.self, from: encoded) == value)
         #expect(try CBORDecoder(internsURLs: false).decode(T.self, from: encoded) == value)
-        // Re-encoding the generic tree sorts keys itself: equal bytes mean they were sorted.
-        #expect(try CBORDecoder().decodeValue(from: encoded).encoded() == encoded)
+        // The tests' own parser and writer (shortest forms, sorted keys) give the same bytes
+        // back only if the encoding was already deterministic.
+        #expect(try CBORItem.parse(encoded).encoded() == encoded)
 
         var frameBytes: [UInt8] = []
         try FrameEncoder(maxFrameSize: .max).append(kind, requestID: kind == .hello ? 0 : 77, payload: value, to: &frameBytes)
@@ -22,7 +23,7 @@ struct PropertyTests {
         decoder.append(frameBytes)
         let frame = try #require(try decoder.nextFrame())
         #expect(frame.payload == encoded)
-        #expect(try frame.decodePayload(as: T.self) == value)
+        #expect(try CBORDecoder().decode(T.self, from: frame.payload) == value)
     }
 
     @Test("requests of every method round-trip")
@@ -45,7 +46,7 @@ struct PropertyTests {
         for _ in 0..<(method == Methods.Describe.self ? 3 : Self.iterations) {
             let reply = random.reply(method)
             let bytes = try CBOREncoder().encode(reply)
-            #expect(try Reply.decode(method: method, payload: bytes) == reply)
+            #expect(try method.reply(decoding: bytes) == reply)
             try checkResult(of: method, reply)
         }
     }

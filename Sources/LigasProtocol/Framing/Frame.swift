@@ -11,11 +11,6 @@ public struct Frame: Sendable, Hashable {
     public var kind: FrameKind { header.kind }
     public var requestID: UInt32 { header.requestID }
 
-    /// Decodes the CBOR payload as `T`.
-    public func decodePayload<T: Decodable>(as type: T.Type, using decoder: CBORDecoder = CBORDecoder()) throws -> T {
-        try decoder.decode(type, from: payload)
-    }
-
     /// The frame's wire bytes: length prefix, header, payload. No size limit is applied.
     public var encoded: [UInt8] {
         var out: [UInt8] = []

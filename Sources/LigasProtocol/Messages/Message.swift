@@ -1,5 +1,5 @@
 /// A received frame with its payload decoded by kind. Plain responses stay raw because
-/// their type depends on the request's method (see `Reply.decode(method:payload:)`).
+/// their type depends on the request's method (see `RPCMethod.decodeResult`).
 public enum Message: Sendable, Hashable {
     case hello(Hello)
     case request(id: UInt32, Request)

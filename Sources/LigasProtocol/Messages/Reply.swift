@@ -1,5 +1,5 @@
 /// A method's result, with the method it answers. The wire carries no method name in
-/// responses: the client knows it from the request id, and passes it to `decode`.
+/// responses: the client knows it from the request id, and decodes with `decodeResult`.
 public struct Reply: Encodable, Sendable, Hashable {
     public let method: any RPCMethod.Type
     public let result: any WireValue
@@ -7,12 +7,6 @@ public struct Reply: Encodable, Sendable, Hashable {
     public init<M: RPCMethod>(_ method: M.Type, _ result: M.Result) {
         self.method = method
         self.result = result
-    }
-
-    public static func decode(
-        method: any RPCMethod.Type, payload: [UInt8], using decoder: CBORDecoder = CBORDecoder()
-    ) throws -> Reply {
-        try method.reply(decoding: payload, using: decoder)
     }
 
     /// The result, typed, if this answers `method`.
@@ -33,11 +27,5 @@ public struct Reply: Encodable, Sendable, Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(method.name)
         hasher.combine(result.erased)
-    }
-}
-
-extension RPCMethod {
-    fileprivate static func reply(decoding payload: [UInt8], using decoder: CBORDecoder) throws -> Reply {
-        Reply(Self.self, try decodeResult(payload, using: decoder))
     }
 }

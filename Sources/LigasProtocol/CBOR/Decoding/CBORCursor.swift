@@ -180,7 +180,6 @@ struct CBORCursor {
             if T.self == Bool.self { return unsafeBitCast(try decodeBool(at: offset, key: key), to: T.self) }
             if T.self == Float.self { return unsafeBitCast(Float(try decodeDouble(at: offset, key: key)), to: T.self) }
         }
-        if T.self == CBORValue.self { return unsafeBitCast(try CBORValue.decode(at: offset, cursor: self), to: T.self) }
         // A special type in another CBOR form is a mismatch. Falling through to its own
         // init(from:) would accept Foundation's forms: URL from {"relative": ...},
         // Data from an array of integers, Date from a bare number.

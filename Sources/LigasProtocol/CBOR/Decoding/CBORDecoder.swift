@@ -59,11 +59,6 @@ public struct CBORDecoder: Sendable {
             }
         }
     }
-
-    /// Decodes any well-formed item into the generic `CBORValue` tree.
-    public func decodeValue(from bytes: [UInt8]) throws -> CBORValue {
-        try decode(CBORValue.self, from: bytes)
-    }
 }
 
 extension CBORDecodingError {

@@ -45,7 +45,6 @@ struct CBOREncodingCursor {
         if T.self == Int8.self { state.pointee.out.appendCBORSigned(Int64(unsafeBitCast(value, to: Int8.self))); return true }
         if T.self == UInt.self { state.pointee.out.appendCBORUnsigned(UInt64(unsafeBitCast(value, to: UInt.self))); return true }
         if T.self == Float.self { state.pointee.out.appendCBORDouble(Double(unsafeBitCast(value, to: Float.self))); return true }
-        if T.self == CBORValue.self { unsafeBitCast(value, to: CBORValue.self).append(to: &state.pointee.out); return true }
         return false
     }
 

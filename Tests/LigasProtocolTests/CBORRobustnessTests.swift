@@ -49,10 +49,10 @@ struct CBORRobustnessTests {
 
     @Test("nesting is capped at maxDepth without exhausting the stack")
     func depthCap() throws {
-        let allowed = Array(repeating: UInt8(0x81), count: CBORDecoder.defaultMaxDepth - 1) + [0x80]
+        let allowed = Array(repeating: UInt8(0x81), count: CBORDecoder.maxDepth - 1) + [0x80]
         #expect(throws: Never.self) { _ = try CBORDecoder().decode(AnyWellFormed.self, from: allowed) }
-        let tooDeep = Array(repeating: UInt8(0x81), count: CBORDecoder.defaultMaxDepth) + [0x80]
-        #expect(throws: CBORDecodingError.depthLimitExceeded(limit: CBORDecoder.defaultMaxDepth, offset: CBORDecoder.defaultMaxDepth)) {
+        let tooDeep = Array(repeating: UInt8(0x81), count: CBORDecoder.maxDepth) + [0x80]
+        #expect(throws: CBORDecodingError.depthLimitExceeded(limit: CBORDecoder.maxDepth, offset: CBORDecoder.maxDepth)) {
             _ = try CBORDecoder().decode(AnyWellFormed.self, from: tooDeep)
         }
         let abyss = Array(repeating: UInt8(0x81), count: 200_000) + [0x80]

@@ -161,7 +161,7 @@ struct PayloadRulesTests {
 
     @Test("nesting: 64 levels (the top-level map is level 1) are accepted, 65 refused")
     func depthBoundary() throws {
-        #expect(CBORDecoder.defaultMaxDepth == 64)
+        #expect(CBORDecoder.maxDepth == 64)
         #expect(try Request.decode(from: Self.nestedUnderUnknownKey(arrays: 63), using: CBORDecoder()) == Request(Methods.Ping.self))
         let tooDeep = Self.nestedUnderUnknownKey(arrays: 64)
         let error = try #require(requestError(tooDeep))

@@ -120,21 +120,11 @@ struct CBORCursor {
     }
 
     func decodeURL(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> URL {
-        var textOffset = offset
         let head = try reader.head(at: offset)
-        if head.major == .tag, head.argument == CBORConstant.uriTag {
-            textOffset = head.end
-        }
-        let parsed: URL?
-        if state.pointee.internsURLs {
-            let range = try stringRange(at: textOffset, major: .text, key: key())
-            parsed = try URLInternTable.shared.url(utf8: UnsafeBufferPointer(rebasing: reader.bytes[range])) {
-                URL(string: try decodeString(at: textOffset, key: key()))
-            }
-        } else {
-            parsed = URL(string: try decodeString(at: textOffset, key: key()))
-        }
-        guard let url = parsed else {
+        let textOffset = head.major == .tag && head.argument == CBORConstant.uriTag ? head.end : offset
+        let text = UnsafeBufferPointer(rebasing: reader.bytes[try stringRange(at: textOffset, major: .text, key: key())])
+        let parse = { URL(string: CBORText.string(validated: text)) }
+        guard let url = state.pointee.internsURLs ? URLInternTable.shared.url(utf8: text, parse: parse) : parse() else {
             throw CBORDecodingError.invalidValue(reason: "not a URL", path: path(appending: key()))
         }
         return url
@@ -142,54 +132,39 @@ struct CBORCursor {
 
     // MARK: Any Decodable
 
-    /// Decodes `T` at `offset`. Primitive and special-form types are read directly;
-    /// everything else goes through `init(from:)` with `key` pushed onto the path.
+    /// Decodes `T` at `offset`: the types with a wire form of their own are read directly
+    /// (each checks the CBOR type it finds), everything else goes through `init(from:)` with
+    /// `key` pushed onto the path. Every container's `decode` comes here, so a primitive asked
+    /// for in any way gets the same checks and errors.
     ///
     /// This runs unspecialised for every nested value, so it avoids anything that needs
     /// new generic metadata at run time (a `T?` result or an `as? T` cast would look up
     /// `Optional<T>` on every call): a type is matched by comparing metatypes, and the
-    /// value it decoded is reinterpreted as `T`, which it is.
-    func decode<T: Decodable>(_ type: T.Type, at offset: Int, key: (any CodingKey)?) throws -> T {
-        // Peeking at the major type first keeps the common struct case to a few comparisons.
-        guard offset >= 0, offset < reader.count else { throw CBORDecodingError.truncated(offset: offset) }
-        switch reader.bytes[offset] >> 5 {
-        case CBORMajorType.map.rawValue, CBORMajorType.array.rawValue:
-            break
-        case CBORMajorType.text.rawValue:
-            if T.self == String.self { return unsafeBitCast(try decodeString(at: offset, key: key), to: T.self) }
-            if T.self == URL.self { return unsafeBitCast(try decodeURL(at: offset, key: key), to: T.self) }
-        case CBORMajorType.unsigned.rawValue, CBORMajorType.negative.rawValue:
-            if T.self == Int.self { return unsafeBitCast(try decodeInteger(Int.self, at: offset, key: key), to: T.self) }
-            if T.self == Int64.self { return unsafeBitCast(try decodeInteger(Int64.self, at: offset, key: key), to: T.self) }
-            if T.self == UInt64.self { return unsafeBitCast(try decodeInteger(UInt64.self, at: offset, key: key), to: T.self) }
-            if T.self == UInt32.self { return unsafeBitCast(try decodeInteger(UInt32.self, at: offset, key: key), to: T.self) }
-            if T.self == UInt8.self { return unsafeBitCast(try decodeInteger(UInt8.self, at: offset, key: key), to: T.self) }
-            if T.self == Int32.self { return unsafeBitCast(try decodeInteger(Int32.self, at: offset, key: key), to: T.self) }
-            if T.self == UInt16.self { return unsafeBitCast(try decodeInteger(UInt16.self, at: offset, key: key), to: T.self) }
-            if T.self == Int16.self { return unsafeBitCast(try decodeInteger(Int16.self, at: offset, key: key), to: T.self) }
-            if T.self == Int8.self { return unsafeBitCast(try decodeInteger(Int8.self, at: offset, key: key), to: T.self) }
-            if T.self == UInt.self { return unsafeBitCast(try decodeInteger(UInt.self, at: offset, key: key), to: T.self) }
-            if T.self == Double.self { return unsafeBitCast(try decodeDouble(at: offset, key: key), to: T.self) }
-        case CBORMajorType.bytes.rawValue:
-            if T.self == Data.self { return unsafeBitCast(try decodeData(at: offset, key: key), to: T.self) }
-        case CBORMajorType.tag.rawValue:
-            if T.self == Date.self { return unsafeBitCast(try decodeDate(at: offset, key: key), to: T.self) }
-            if T.self == URL.self { return unsafeBitCast(try decodeURL(at: offset, key: key), to: T.self) }
-        default: // simple values and floats
-            if T.self == Double.self { return unsafeBitCast(try decodeDouble(at: offset, key: key), to: T.self) }
-            if T.self == Bool.self { return unsafeBitCast(try decodeBool(at: offset, key: key), to: T.self) }
-            if T.self == Float.self { return unsafeBitCast(Float(try decodeDouble(at: offset, key: key)), to: T.self) }
-        }
-        // A special type in another CBOR form is a mismatch. Falling through to its own
-        // init(from:) would accept Foundation's forms: URL from {"relative": ...},
-        // Data from an array of integers, Date from a bare number.
-        if T.self == Date.self { throw mismatch("date (tag 1)", at: offset, key: key) }
-        if T.self == URL.self { throw mismatch("text", at: offset, key: key) }
-        if T.self == Data.self { throw mismatch("bytes", at: offset, key: key) }
+    /// value it decoded is reinterpreted as `T`, which it is. Foundation's own `init(from:)`
+    /// of URL, Date and Data is never used: it would accept other forms (`{"relative": ...}`,
+    /// a bare number, an array of integers).
+    func decode<T: Decodable>(_ type: T.Type, at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> T {
+        if T.self == String.self { return unsafeBitCast(try decodeString(at: offset, key: key()), to: T.self) }
+        if T.self == URL.self { return unsafeBitCast(try decodeURL(at: offset, key: key()), to: T.self) }
+        if T.self == Date.self { return unsafeBitCast(try decodeDate(at: offset, key: key()), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try decodeInteger(Int.self, at: offset, key: key()), to: T.self) }
+        if T.self == Int64.self { return unsafeBitCast(try decodeInteger(Int64.self, at: offset, key: key()), to: T.self) }
+        if T.self == UInt64.self { return unsafeBitCast(try decodeInteger(UInt64.self, at: offset, key: key()), to: T.self) }
+        if T.self == UInt32.self { return unsafeBitCast(try decodeInteger(UInt32.self, at: offset, key: key()), to: T.self) }
+        if T.self == UInt8.self { return unsafeBitCast(try decodeInteger(UInt8.self, at: offset, key: key()), to: T.self) }
+        if T.self == Int32.self { return unsafeBitCast(try decodeInteger(Int32.self, at: offset, key: key()), to: T.self) }
+        if T.self == UInt16.self { return unsafeBitCast(try decodeInteger(UInt16.self, at: offset, key: key()), to: T.self) }
+        if T.self == Int16.self { return unsafeBitCast(try decodeInteger(Int16.self, at: offset, key: key()), to: T.self) }
+        if T.self == Int8.self { return unsafeBitCast(try decodeInteger(Int8.self, at: offset, key: key()), to: T.self) }
+        if T.self == UInt.self { return unsafeBitCast(try decodeInteger(UInt.self, at: offset, key: key()), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try decodeBool(at: offset, key: key()), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try decodeDouble(at: offset, key: key()), to: T.self) }
+        if T.self == Float.self { return unsafeBitCast(Float(try decodeDouble(at: offset, key: key())), to: T.self) }
+        if T.self == Data.self { return unsafeBitCast(try decodeData(at: offset, key: key()), to: T.self) }
 
         let entriesMark = state.pointee.mapEntries.count
         let pathMark = state.pointee.path.count
-        if let key { state.pointee.path.append(key) }
+        if let key = key() { state.pointee.path.append(key) }
         defer {
             state.pointee.mapEntries.truncate(to: entriesMark)
             state.pointee.path.truncate(to: pathMark)

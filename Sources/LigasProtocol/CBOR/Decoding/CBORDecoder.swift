@@ -7,46 +7,28 @@ import Foundation
 /// `CBORDecodingError` — shape errors carry the coding path, e.g. `value[3].name`.
 /// Unknown map keys are ignored so newer peers can add fields.
 public struct CBORDecoder: Sendable {
-    /// Default cap on nesting of arrays, maps and tags; protects the stack. The
-    /// top-level item is level 1: 64 levels pass, an array, map or tag at level 65 is
-    /// `depthLimitExceeded` (PROTOCOL.md §3.4).
-    public static let defaultMaxDepth = 64
+    /// Cap on nesting of arrays, maps and tags; protects the stack. The top-level item is
+    /// level 1: 64 levels pass, an array, map or tag at level 65 is `depthLimitExceeded`
+    /// (PROTOCOL.md §3.4).
+    public static let maxDepth = 64
 
-    public var maxDepth: Int
-    public var userInfo: [CodingUserInfoKey: any Sendable]
     /// Reuse `URL`s parsed by earlier decodes (logo and photo URLs repeat from one
     /// response to the next, and parsing one costs more than decoding a whole team).
     /// Off: every URL is parsed afresh.
     public var internsURLs: Bool
 
-    public init(
-        maxDepth: Int = CBORDecoder.defaultMaxDepth,
-        internsURLs: Bool = true,
-        userInfo: [CodingUserInfoKey: any Sendable] = [:]
-    ) {
-        self.maxDepth = maxDepth
+    public init(internsURLs: Bool = true) {
         self.internsURLs = internsURLs
-        self.userInfo = userInfo
     }
 
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         try bytes.withUnsafeBufferPointer { try decode(type, from: $0) }
     }
 
-    public func decode<T: Decodable>(_ type: T.Type, from bytes: ArraySlice<UInt8>) throws -> T {
-        try bytes.withUnsafeBufferPointer { try decode(type, from: $0) }
-    }
-
-    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try data.withUnsafeBytes { try decode(type, from: $0.bindMemory(to: UInt8.self)) }
-    }
-
     /// Decodes from borrowed memory; nothing refers to `bytes` after this returns.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws -> T {
-        let reader = CBORReader(bytes: bytes, maxDepth: maxDepth)
-        var state = CBORDecodingState(
-            reader: reader, userInfo: userInfo, internsURLs: internsURLs
-        )
+        let reader = CBORReader(bytes: bytes, maxDepth: Self.maxDepth)
+        var state = CBORDecodingState(reader: reader, internsURLs: internsURLs)
         return try withUnsafeMutablePointer(to: &state) { pointer in
             let cursor = CBORCursor(state: pointer)
             let end = try reader.skipItem(at: 0)

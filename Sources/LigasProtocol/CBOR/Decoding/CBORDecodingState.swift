@@ -14,16 +14,14 @@ struct CBORMapEntry {
 /// the per-value decoder structs small (no reference counting, no exclusivity checks).
 struct CBORDecodingState {
     let reader: CBORReader
-    let userInfo: [CodingUserInfoKey: any Sendable]
     let internsURLs: Bool
     /// Index of the maps currently open, innermost last.
     var mapEntries: [CBORMapEntry] = []
     /// Coding path of the value being decoded, for error messages and `codingPath`.
     var path: [any CodingKey] = []
 
-    init(reader: CBORReader, userInfo: [CodingUserInfoKey: any Sendable], internsURLs: Bool) {
+    init(reader: CBORReader, internsURLs: Bool) {
         self.reader = reader
-        self.userInfo = userInfo
         self.internsURLs = internsURLs
         mapEntries.reserveCapacity(64)
         path.reserveCapacity(16)

@@ -8,7 +8,7 @@ struct CBORValueDecoder: Decoder, SingleValueDecodingContainer {
     let pathCount: Int
 
     var codingPath: [any CodingKey] { cursor.codingPath(prefix: pathCount) }
-    var userInfo: [CodingUserInfoKey: Any] { cursor.state.pointee.userInfo }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let reader = cursor.reader
@@ -48,23 +48,10 @@ struct CBORValueDecoder: Decoder, SingleValueDecodingContainer {
     // MARK: SingleValueDecodingContainer
 
     func decodeNil() -> Bool { cursor.decodeNil(at: offset) }
-    func decode(_ type: Bool.Type) throws -> Bool { try cursor.decodeBool(at: offset, key: nil) }
-    func decode(_ type: String.Type) throws -> String { try cursor.decodeString(at: offset, key: nil) }
-    func decode(_ type: Double.Type) throws -> Double { try cursor.decodeDouble(at: offset, key: nil) }
-    func decode(_ type: Float.Type) throws -> Float { Float(try cursor.decodeDouble(at: offset, key: nil)) }
-    func decode(_ type: Int.Type) throws -> Int { try cursor.decodeInteger(Int.self, at: offset, key: nil) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try cursor.decodeInteger(Int8.self, at: offset, key: nil) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try cursor.decodeInteger(Int16.self, at: offset, key: nil) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try cursor.decodeInteger(Int32.self, at: offset, key: nil) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try cursor.decodeInteger(Int64.self, at: offset, key: nil) }
-    func decode(_ type: UInt.Type) throws -> UInt { try cursor.decodeInteger(UInt.self, at: offset, key: nil) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try cursor.decodeInteger(UInt8.self, at: offset, key: nil) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try cursor.decodeInteger(UInt16.self, at: offset, key: nil) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try cursor.decodeInteger(UInt32.self, at: offset, key: nil) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try cursor.decodeInteger(UInt64.self, at: offset, key: nil) }
 
+    /// Witnesses the primitive requirements too. The value's own path is already on the
+    /// stack: it is decoded without a new key.
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        // The value's own path is already on the stack: decode it without a new key.
         try cursor.decode(T.self, at: offset, key: nil)
     }
 }

@@ -26,7 +26,7 @@ final class URLInternTable: @unchecked Sendable {
     }
 
     /// The URL for `bytes`, parsing (and remembering) it with `parse` on a miss.
-    func url(utf8 bytes: UnsafeBufferPointer<UInt8>, parse: () throws -> URL?) rethrows -> URL? {
+    func url(utf8 bytes: UnsafeBufferPointer<UInt8>, parse: () -> URL?) -> URL? {
         let hash = Self.hash(bytes)
         lock.lock()
         var index = Int(truncatingIfNeeded: hash) & mask
@@ -40,7 +40,7 @@ final class URLInternTable: @unchecked Sendable {
         }
         lock.unlock()
 
-        guard let url = try parse() else { return nil }
+        guard let url = parse() else { return nil }
         lock.lock()
         defer { lock.unlock() }
         if occupied >= slots.count / 2 {

@@ -6,11 +6,7 @@ import Foundation
 /// string; `nil` is null (synthesized Codable omits absent optionals instead);
 /// `Date` and `URL` use the forms in `CBORWireForms.swift`.
 public struct CBOREncoder: Sendable {
-    public var userInfo: [CodingUserInfoKey: any Sendable]
-
-    public init(userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
-        self.userInfo = userInfo
-    }
+    public init() {}
 
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         var out: [UInt8] = []
@@ -21,7 +17,7 @@ public struct CBOREncoder: Sendable {
     /// Appends the encoding of `value` to `out` (so frames can be built in one buffer).
     /// On error `out` is left as it was.
     public func encode<T: Encodable>(_ value: T, into out: inout [UInt8]) throws {
-        var state = CBOREncodingState(out: CBOROutput(), userInfo: userInfo)
+        var state = CBOREncodingState(out: CBOROutput())
         defer { state.out.deallocate() }
         try withUnsafeMutablePointer(to: &state) { pointer in
             let cursor = CBOREncodingCursor(state: pointer)

@@ -6,12 +6,14 @@ struct CBOREncodingCursor {
 
     // MARK: Any Encodable
 
-    func encode<T: Encodable>(_ value: T, key: (any CodingKey)?) throws {
+    /// Every container's `encode` comes here, so a primitive is written the same way
+    /// however it is given.
+    func encode<T: Encodable>(_ value: T, key: @autoclosure () -> (any CodingKey)?) throws {
         if try encodeSpecialForm(value) { return }
         let level = state.pointee.open.count
         let before = state.pointee.out.count
         let pathMark = state.pointee.path.count
-        if let key { state.pointee.path.append(key) }
+        if let key = key() { state.pointee.path.append(key) }
         defer { state.pointee.path.truncate(to: pathMark) }
         try value.encode(to: CBORValueEncoder(cursor: self, level: level, pathCount: state.pointee.path.count))
         if state.pointee.open.count > level {
@@ -50,8 +52,8 @@ struct CBOREncodingCursor {
 
     // MARK: Containers
 
-    /// Opens a container with a one-byte head placeholder and returns its index.
-    func openContainer(isMap: Bool, pathCount: Int) -> Int {
+    /// Opens a container with a one-byte head placeholder.
+    func openContainer(isMap: Bool, pathCount: Int) -> CBORContainerReference {
         let container = CBOROpenContainer(
             isMap: isMap,
             headOffset: state.pointee.out.count,
@@ -60,15 +62,45 @@ struct CBOREncodingCursor {
         )
         state.pointee.out.append(0)
         state.pointee.open.append(container)
-        return state.pointee.open.count - 1
+        return CBORContainerReference(index: state.pointee.open.count - 1, headOffset: container.headOffset)
     }
 
-    /// Makes the container at `index` (identified by its head offset) the innermost one,
+    /// Opens a container as the next entry or item of an open one, which `start` begins
+    /// (writing the key, or counting the item). It stays open until its parent is written
+    /// to again or closes: the encoder writes in one forward pass. Nested-container APIs
+    /// cannot throw, so a failure is reported when encoding ends.
+    func openNested(isMap: Bool, start: () throws -> Void) -> CBORContainerReference {
+        do {
+            try start()
+        } catch {
+            state.pointee.pendingError = error
+        }
+        return openContainer(isMap: isMap, pathCount: state.pointee.path.count)
+    }
+
+    /// The coding path of an open container (or the current one, if it was closed).
+    func codingPath(of reference: CBORContainerReference) -> [any CodingKey] {
+        let state = state.pointee
+        let pathCount = reference.index < state.open.count ? state.open[reference.index].pathCount : state.path.count
+        return Array(state.path.prefix(pathCount))
+    }
+
+    /// A super-encoder would be filled in after later siblings, which a one-pass encoder
+    /// cannot do; the wire types never need it. Reported when encoding ends.
+    func unsupportedSuperEncoder(codingPath: [any CodingKey]) -> any Encoder {
+        state.pointee.pendingError = EncodingError.invalidValue(
+            0, .init(codingPath: codingPath, debugDescription: "superEncoder is not supported by CBOREncoder")
+        )
+        return CBORValueEncoder(cursor: self, level: state.pointee.open.count, pathCount: state.pointee.path.count)
+    }
+
+    /// Makes the container `reference` (identified by its head offset) the innermost one,
     /// closing nested containers that were left open. Throws if it was already closed.
-    func prepareToWrite(index: Int, headOffset: Int) throws {
-        guard index < state.pointee.open.count, state.pointee.open[index].headOffset == headOffset else {
+    func prepareToWrite(_ reference: CBORContainerReference) throws {
+        let index = reference.index
+        guard index < state.pointee.open.count, state.pointee.open[index].headOffset == reference.headOffset else {
             throw EncodingError.invalidValue(
-                headOffset, .init(codingPath: state.pointee.path, debugDescription: "container used after it was closed")
+                reference.headOffset, .init(codingPath: state.pointee.path, debugDescription: "container used after it was closed")
             )
         }
         if state.pointee.open.count > index + 1 {

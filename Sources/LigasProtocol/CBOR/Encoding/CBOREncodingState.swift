@@ -24,11 +24,9 @@ struct CBOREncodingState {
     var path: [any CodingKey] = []
     /// Misuse reported by non-throwing Encoder APIs, thrown when encoding ends.
     var pendingError: (any Error)?
-    let userInfo: [CodingUserInfoKey: any Sendable]
 
-    init(out: CBOROutput, userInfo: [CodingUserInfoKey: any Sendable]) {
+    init(out: CBOROutput) {
         self.out = out
-        self.userInfo = userInfo
         open.reserveCapacity(8)
         entryMarks.reserveCapacity(32)
     }

@@ -1,5 +1,5 @@
 /// What a frame carries; the second byte of the frame header.
-public enum FrameKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+public enum FrameKind: UInt8, Sendable, CaseIterable {
     /// Both directions, first frame on a connection: versions and limits. Request id 0.
     case hello = 0x01
     /// Client → server: a method call (CBOR `Request`).
@@ -15,17 +15,9 @@ public enum FrameKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
     /// Client → server: stop working on a request id. Empty payload.
     case cancel = 0x07
 
-    public var description: String {
-        switch self {
-        case .hello: "hello"
-        case .request: "request"
-        case .response: "response"
-        case .error: "error"
-        case .streamChunk: "streamChunk"
-        case .streamEnd: "streamEnd"
-        case .cancel: "cancel"
-        }
-    }
+    /// The case name, e.g. `streamChunk`, as errors, logs and `describe` show it. (Not
+    /// `CustomStringConvertible`, so that `String(describing:)` gives exactly that.)
+    public var description: String { String(describing: self) }
 
     /// One line for `describe`.
     public var summary: String {

@@ -17,9 +17,10 @@ public struct ErrorBody: Error, Codable, Sendable, Hashable, CustomStringConvert
 }
 
 extension ErrorBody {
-    /// A request payload that failed to decode.
-    static func badRequest(_ error: CBORDecodingError) -> ErrorBody {
-        ErrorBody(code: .badRequest, message: error.description, details: error.details)
+    /// Answers a payload that failed to decode: `badRequest` for a request, `badFrame` for
+    /// other kinds, with the decoder's `details` (PROTOCOL.md §3.5).
+    init(code: ErrorCode, decoding error: any Error, context: String = "") {
+        self.init(code: code, message: context + "\(error)", details: (error as? CBORDecodingError)?.details)
     }
 }
 

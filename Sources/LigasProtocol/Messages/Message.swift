@@ -38,10 +38,8 @@ public enum Message: Sendable, Hashable {
     private static func payload<T: Decodable>(_ type: T.Type, of frame: Frame, _ decoder: CBORDecoder) throws(ErrorBody) -> T {
         do {
             return try decoder.decode(type, from: frame.payload)
-        } catch let error as CBORDecodingError {
-            throw ErrorBody(code: .badFrame, message: "invalid \(frame.kind) payload: \(error)", details: error.details)
         } catch {
-            throw ErrorBody(code: .badFrame, message: "invalid \(frame.kind) payload: \(error)")
+            throw ErrorBody(code: .badFrame, decoding: error, context: "invalid \(frame.kind) payload: ")
         }
     }
 }

@@ -2,30 +2,18 @@ import Foundation
 
 /// `teams`: the teams of one league.
 public struct TeamsArguments: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case league
-    }
-
     public var league: String
     public init(league: String) { self.league = league }
 }
 
 /// `players`: the squad of one team.
 public struct PlayersArguments: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case team
-    }
-
     public var team: String
     public init(team: String) { self.team = team }
 }
 
 /// `matches`: a league's matches, optionally only those of one team.
 public struct MatchesArguments: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case league, team
-    }
-
     public var league: String
     public var team: String?
     public init(league: String, team: String? = nil) {
@@ -83,5 +71,5 @@ extension ImageArguments: CustomWireSchema {
     static let wireSchema = TypeDescription.choice("ImageArguments", [
         .init("url", "url"), .init("league", "text"), .init("team", "text"), .init("player", "text"),
     ])
-    static let wireReferences: [any Decodable.Type] = []
+    static var wireReferences: [any Decodable.Type] { [] }
 }

@@ -102,10 +102,8 @@ public struct Request: Codable, Sendable, Hashable {
             return try decoder.decode(Request.self, from: payload)
         } catch let error as UnknownMethodError {
             throw ErrorBody(code: .unknownMethod, message: "unknown method \"\(error.name)\"", details: ["method": error.name])
-        } catch let error as CBORDecodingError {
-            throw ErrorBody.badRequest(error)
         } catch {
-            throw ErrorBody(code: .badRequest, message: "\(error)")
+            throw ErrorBody(code: .badRequest, decoding: error)
         }
     }
 }
@@ -128,5 +126,5 @@ extension Request: CustomWireSchema {
         .init("method", "text"), .init("args", "map", optional: true),
         .init("cache", "CachePolicy", optional: true), .init("deadlineMs", "uint", optional: true),
     ])
-    static let wireReferences: [any Decodable.Type] = [CachePolicy.self]
+    static var wireReferences: [any Decodable.Type] { [CachePolicy.self] }
 }

@@ -8,10 +8,6 @@ public enum ResultSource: String, Codable, Sendable, CaseIterable, TextEnumerati
 
 /// Result of the data methods: `{"source": "cache"|"remote"|"builtIn", "value": ...}`.
 public struct Sourced<Value: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case source, value
-    }
-
     public var source: ResultSource
     public var value: Value
 

@@ -243,7 +243,7 @@ struct CBORCodableTests {
         }
     }
 
-    @Test("errors come in the same order on both paths: structure, then source, then value")
+    @Test("errors come in a fixed order: structure, then source, then value")
     func errorOrder() throws {
         let badTeam = CBORItem.textMap(["id": .unsigned(1)])
         func result(source: CBORItem?, value: CBORItem?) -> [UInt8] {

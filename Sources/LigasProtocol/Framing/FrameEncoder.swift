@@ -4,16 +4,10 @@
 public struct FrameEncoder: Sendable {
     public var maxFrameSize: Int
     public var version: UInt8
-    public var cborEncoder: CBOREncoder
 
-    public init(
-        maxFrameSize: Int = ProtocolLimits.defaultMaxFrameSize,
-        version: UInt8 = ProtocolVersion.current,
-        cborEncoder: CBOREncoder = CBOREncoder()
-    ) {
+    public init(maxFrameSize: Int = ProtocolLimits.defaultMaxFrameSize, version: UInt8 = ProtocolVersion.current) {
         self.maxFrameSize = maxFrameSize
         self.version = version
-        self.cborEncoder = cborEncoder
     }
 
     /// Largest raw chunk that fits one `streamChunk` frame for this peer.
@@ -28,7 +22,7 @@ public struct FrameEncoder: Sendable {
         out.append(contentsOf: [0, 0, 0, 0])
         header.append(to: &out)
         do {
-            try cborEncoder.encode(payload, into: &out)
+            try CBOREncoder().encode(payload, into: &out)
             try patchLength(frameStart: start, in: &out)
         } catch {
             out.removeSubrange(start...)
@@ -61,10 +55,7 @@ public struct FrameEncoder: Sendable {
     private func patchLength(frameStart start: Int, in out: inout [UInt8]) throws(FrameError) {
         let length = out.count - start - 4
         guard length <= maxFrameSize else { throw .frameTooLarge(length: length, limit: maxFrameSize) }
-        out[start] = UInt8(truncatingIfNeeded: length >> 24)
-        out[start + 1] = UInt8(truncatingIfNeeded: length >> 16)
-        out[start + 2] = UInt8(truncatingIfNeeded: length >> 8)
-        out[start + 3] = UInt8(truncatingIfNeeded: length)
+        out.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(length).bigEndian, toByteOffset: start, as: UInt32.self) }
     }
 }
 

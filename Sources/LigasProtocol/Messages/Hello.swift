@@ -83,17 +83,11 @@ public enum Handshake {
     /// A hello with limits out of range is a malformed hello: `badFrame` (PROTOCOL.md §8),
     /// with `details.path` naming the field.
     private static func validateLimits(_ hello: Hello) throws(ErrorBody) {
-        guard hello.maxFrameSize >= ProtocolLimits.minimumMaxFrameSize else {
-            throw ErrorBody(
-                code: .badFrame, message: "maxFrameSize \(hello.maxFrameSize) is below \(ProtocolLimits.minimumMaxFrameSize)",
-                details: ["path": "maxFrameSize"]
-            )
-        }
-        guard hello.chunkSize > 0 else {
-            throw ErrorBody(code: .badFrame, message: "chunkSize must be positive", details: ["path": "chunkSize"])
-        }
-        guard hello.maxInFlight > 0 else {
-            throw ErrorBody(code: .badFrame, message: "maxInFlight must be positive", details: ["path": "maxInFlight"])
+        let limits = [("maxFrameSize", hello.maxFrameSize, ProtocolLimits.minimumMaxFrameSize), ("chunkSize", hello.chunkSize, 1),
+                      ("maxInFlight", hello.maxInFlight, 1)]
+        for (field, value, minimum) in limits where value < minimum {
+            let message = minimum == 1 ? "\(field) must be positive" : "\(field) \(value) is below \(minimum)"
+            throw ErrorBody(code: .badFrame, message: message, details: ["path": field])
         }
     }
 

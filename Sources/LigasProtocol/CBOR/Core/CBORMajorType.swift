@@ -16,9 +16,6 @@ enum CBORConstant {
     static let trueByte: UInt8 = 0xF5
     static let nullByte: UInt8 = 0xF6
     static let undefinedByte: UInt8 = 0xF7
-    static let half: UInt8 = 0xF9
-    static let single: UInt8 = 0xFA
-    static let double: UInt8 = 0xFB
     /// Canonical quiet NaN in half precision (RFC 8949 §4.2.2).
     static let nanHalfBits: UInt16 = 0x7E00
     /// Tag 1: epoch-based date/time (RFC 8949 §3.4.2).

@@ -15,8 +15,6 @@ struct CBORReader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
 
-    var count: Int { bytes.count }
-
     @inline(__always)
     func head(at offset: Int) throws(CBORDecodingError) -> CBORHead {
         guard offset >= 0, offset < bytes.count else { throw .truncated(offset: offset) }
@@ -31,10 +29,7 @@ struct CBORReader {
         switch info {
         case 0..<24:
             return CBORHead(major: major, additionalInfo: info, argument: UInt64(info), end: offset + 1)
-        case 24: argumentLength = 1
-        case 25: argumentLength = 2
-        case 26: argumentLength = 4
-        case 27: argumentLength = 8
+        case 24...27: argumentLength = 1 << Int(info - 24)
         case 31:
             throw .malformed(reason: "indefinite length is not allowed", offset: offset)
         default:
@@ -71,16 +66,6 @@ struct CBORReader {
         return Int(head.argument)
     }
 
-    /// The content range of a text string whose head is `head`, checked to be valid UTF-8.
-    @inline(__always)
-    func validTextContent(_ head: CBORHead) throws(CBORDecodingError) -> Range<Int> {
-        let range = try stringContent(head)
-        guard CBORText.isValidUTF8(UnsafeBufferPointer(rebasing: bytes[range])) else {
-            throw .malformed(reason: "invalid UTF-8 in text string", offset: range.lowerBound)
-        }
-        return range
-    }
-
     /// Validates the item at `offset` (and everything inside it, text strings included:
     /// skipped text must be valid UTF-8 too) and returns the offset just past it.
     /// `depth` is the number of arrays, maps and tags enclosing the item; an array, map
@@ -94,11 +79,14 @@ struct CBORReader {
         case .bytes:
             return try stringContent(head).upperBound
         case .text:
-            return try validTextContent(head).upperBound
+            let range = try stringContent(head)
+            guard CBORText.isValidUTF8(UnsafeBufferPointer(rebasing: bytes[range])) else {
+                throw .malformed(reason: "invalid UTF-8 in text string", offset: range.lowerBound)
+            }
+            return range.upperBound
         case .array, .map:
             guard depth < maxDepth else { throw .depthLimitExceeded(limit: maxDepth, offset: offset) }
-            let entries = try childCount(head)
-            let items = head.major == .map ? entries * 2 : entries
+            let items = try childCount(head) * (head.major == .map ? 2 : 1)
             var position = head.end
             for _ in 0..<items {
                 position = try skipItem(at: position, depth: depth + 1)

@@ -95,28 +95,17 @@ struct CBORCursor {
         return Data(UnsafeBufferPointer(rebasing: reader.bytes[range]))
     }
 
+    /// Tag 1 around integer or float seconds (`decodeDouble` takes both; whole seconds
+    /// within the date range are exact in a Double).
     func decodeDate(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Date {
         let head = try reader.head(at: offset)
         guard head.major == .tag, head.argument == CBORConstant.epochDateTag else {
             throw mismatch("date (tag 1)", at: offset, key: key())
         }
-        let inner = try reader.head(at: head.end)
-        let milliseconds: Int64?
-        switch inner.major {
-        case .unsigned, .negative:
-            let seconds = try decodeInteger(Int64.self, at: head.end, key: key())
-            let (product, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-            milliseconds = overflow ? nil : product
-        case .simple:
-            let seconds = try decodeDouble(at: head.end, key: key())
-            milliseconds = seconds.isFinite ? Int64(exactly: (seconds * 1000).rounded()) : nil
-        default:
-            throw mismatch("epoch seconds", at: head.end, key: key())
-        }
-        guard let milliseconds, CBORDateForm.isRepresentable(milliseconds) else {
+        guard let milliseconds = CBORDateForm.epochMilliseconds(seconds: try decodeDouble(at: head.end, key: key())) else {
             throw CBORDecodingError.invalidValue(reason: "date out of range", path: path(appending: key()))
         }
-        return CBORDateForm.date(epochMilliseconds: milliseconds)
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
     func decodeURL(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> URL {

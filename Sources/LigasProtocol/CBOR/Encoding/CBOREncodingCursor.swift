@@ -25,27 +25,28 @@ struct CBOREncodingCursor {
 
     /// Types with a fixed wire form, plus primitives reached through generic code
     /// (e.g. the elements of `[String]`). Matched by metatype and reinterpreted, for the
-    /// reason `CBORCursor.decode` gives.
+    /// reason `CBORCursor.decode` gives. A URL is its absolute string as text (tag 32 is
+    /// accepted on input, never written); a Date is `CBORDateForm`.
     private func encodeSpecialForm<T>(_ value: T) throws -> Bool {
         if T.self == String.self { state.pointee.out.appendCBORText(unsafeBitCast(value, to: String.self)); return true }
-        if T.self == URL.self { CBORURLForm.append(unsafeBitCast(value, to: URL.self), to: &state.pointee.out); return true }
+        if T.self == URL.self { state.pointee.out.appendCBORText(unsafeBitCast(value, to: URL.self).absoluteString); return true }
         if T.self == Int.self { state.pointee.out.appendCBORSigned(Int64(unsafeBitCast(value, to: Int.self))); return true }
         if T.self == Date.self { try CBORDateForm.append(unsafeBitCast(value, to: Date.self), to: &state.pointee.out); return true }
-        if T.self == Bool.self { state.pointee.out.appendCBORBool(unsafeBitCast(value, to: Bool.self)); return true }
-        if T.self == Double.self { state.pointee.out.appendCBORDouble(unsafeBitCast(value, to: Double.self)); return true }
-        if T.self == Data.self {
-            unsafeBitCast(value, to: Data.self).withUnsafeBytes { state.pointee.out.appendCBORBytes($0) }
+        if T.self == Bool.self {
+            state.pointee.out.append(unsafeBitCast(value, to: Bool.self) ? CBORConstant.trueByte : CBORConstant.falseByte)
             return true
         }
-        if T.self == UInt64.self { state.pointee.out.appendCBORUnsigned(unsafeBitCast(value, to: UInt64.self)); return true }
-        if T.self == UInt32.self { state.pointee.out.appendCBORUnsigned(UInt64(unsafeBitCast(value, to: UInt32.self))); return true }
+        if T.self == Double.self { state.pointee.out.appendCBORDouble(unsafeBitCast(value, to: Double.self)); return true }
+        if T.self == Data.self { unsafeBitCast(value, to: Data.self).withUnsafeBytes { state.pointee.out.appendCBORBytes($0) }; return true }
+        if T.self == UInt64.self { state.pointee.out.appendCBORHead(.unsigned, unsafeBitCast(value, to: UInt64.self)); return true }
+        if T.self == UInt32.self { state.pointee.out.appendCBORHead(.unsigned, UInt64(unsafeBitCast(value, to: UInt32.self))); return true }
         if T.self == Int64.self { state.pointee.out.appendCBORSigned(unsafeBitCast(value, to: Int64.self)); return true }
-        if T.self == UInt8.self { state.pointee.out.appendCBORUnsigned(UInt64(unsafeBitCast(value, to: UInt8.self))); return true }
-        if T.self == UInt16.self { state.pointee.out.appendCBORUnsigned(UInt64(unsafeBitCast(value, to: UInt16.self))); return true }
+        if T.self == UInt8.self { state.pointee.out.appendCBORHead(.unsigned, UInt64(unsafeBitCast(value, to: UInt8.self))); return true }
+        if T.self == UInt16.self { state.pointee.out.appendCBORHead(.unsigned, UInt64(unsafeBitCast(value, to: UInt16.self))); return true }
         if T.self == Int32.self { state.pointee.out.appendCBORSigned(Int64(unsafeBitCast(value, to: Int32.self))); return true }
         if T.self == Int16.self { state.pointee.out.appendCBORSigned(Int64(unsafeBitCast(value, to: Int16.self))); return true }
         if T.self == Int8.self { state.pointee.out.appendCBORSigned(Int64(unsafeBitCast(value, to: Int8.self))); return true }
-        if T.self == UInt.self { state.pointee.out.appendCBORUnsigned(UInt64(unsafeBitCast(value, to: UInt.self))); return true }
+        if T.self == UInt.self { state.pointee.out.appendCBORHead(.unsigned, UInt64(unsafeBitCast(value, to: UInt.self))); return true }
         if T.self == Float.self { state.pointee.out.appendCBORDouble(Double(unsafeBitCast(value, to: Float.self))); return true }
         return false
     }
@@ -116,30 +117,13 @@ struct CBOREncodingCursor {
 
     private func closeInnermost() throws {
         guard let container = state.pointee.open.popLast() else { return }
-        let count: Int
         if container.isMap {
-            count = state.pointee.entryMarks.count - container.marksStart
+            let count = state.pointee.entryMarks.count - container.marksStart
             try sortEntries(from: container.marksStart)
             state.pointee.entryMarks.truncate(to: container.marksStart)
+            state.pointee.out.patchCBORHead(at: container.headOffset, .map, UInt64(count))
         } else {
-            count = container.itemCount
-        }
-        patchHead(at: container.headOffset, major: container.isMap ? .map : .array, count: UInt64(count))
-    }
-
-    /// Replaces the placeholder with the real head, inserting bytes when it is wider.
-    private func patchHead(at offset: Int, major: CBORMajorType, count: UInt64) {
-        let high = major.rawValue << 5
-        if count < 24 {
-            state.pointee.out[offset] = high | UInt8(count)
-            return
-        }
-        let width: Int = count <= 0xFF ? 1 : count <= 0xFFFF ? 2 : count <= 0xFFFF_FFFF ? 4 : 8
-        let info: UInt8 = width == 1 ? 24 : width == 2 ? 25 : width == 4 ? 26 : 27
-        state.pointee.out.insertZeros(width, at: offset + 1)
-        state.pointee.out[offset] = high | info
-        for index in 0..<width {
-            state.pointee.out[offset + 1 + index] = UInt8(truncatingIfNeeded: count >> (8 * UInt64(width - 1 - index)))
+            state.pointee.out.patchCBORHead(at: container.headOffset, .array, UInt64(container.itemCount))
         }
     }
 

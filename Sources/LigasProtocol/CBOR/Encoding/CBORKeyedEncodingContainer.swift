@@ -21,7 +21,7 @@ struct CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     func encodeNil(forKey key: Key) throws {
         try writeKey(key)
-        cursor.state.pointee.out.appendCBORNull()
+        cursor.state.pointee.out.append(CBORConstant.nullByte)
     }
 
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {

@@ -25,7 +25,7 @@ struct CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     mutating func encodeNil() throws {
         try startItem()
-        cursor.state.pointee.out.appendCBORNull()
+        cursor.state.pointee.out.append(CBORConstant.nullByte)
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {

@@ -38,7 +38,7 @@ struct CBORValueEncoder: Encoder, SingleValueEncodingContainer {
 
     // MARK: SingleValueEncodingContainer
 
-    func encodeNil() { cursor.state.pointee.out.appendCBORNull() }
+    func encodeNil() { cursor.state.pointee.out.append(CBORConstant.nullByte) }
 
     /// Witnesses the primitive requirements too.
     func encode<T: Encodable>(_ value: T) throws {

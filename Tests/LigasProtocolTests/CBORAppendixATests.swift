@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LigasProtocol
+import LigasTestSupport
 
 /// RFC 8949 Appendix A examples (the ones that are valid deterministic encodings).
 @Suite("CBOR: RFC 8949 Appendix A")
@@ -45,6 +46,23 @@ struct CBORAppendixATests {
         #expect(Hex.encode(try CBOREncoder().encode(value)) == hex)
         let decoded = try CBORDecoder().decode(Double.self, from: Hex.decode(hex) ?? [])
         #expect(decoded == value && decoded.sign == value.sign)
+    }
+
+    @Test("half precision is chosen for exactly the floats that Float16 holds, with its bit patterns")
+    func halfPrecision() {
+        var wrong: [UInt16] = []
+        for bits in UInt16.min...UInt16.max where !Float16(bitPattern: bits).isNaN {
+            let half = Float16(bitPattern: bits)
+            if HalfFloat.exactBits(of: Float(half)) != bits || HalfFloat.double(fromBits: bits) != Double(half) { wrong.append(bits) }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(10))")
+        var generator = SeededGenerator(seed: 0xF16)
+        for _ in 0..<20_000 {
+            let value = Float(bitPattern: UInt32.random(in: 0...UInt32.max, using: &generator) & 0xFFFF_E000) // often exact in half
+            guard !value.isNaN else { continue }
+            let expected = Float(Float16(value)) == value ? Float16(value).bitPattern : nil
+            #expect(HalfFloat.exactBits(of: value) == expected, "\(value)")
+        }
     }
 
     @Test("NaN is written as the canonical half NaN f97e00")

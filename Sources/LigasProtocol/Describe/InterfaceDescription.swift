@@ -35,18 +35,6 @@ public struct TypeDescription: Codable, Sendable, Hashable {
     public enum Kind: String, Codable, Sendable, Hashable {
         case map, `enum`, choice
     }
-
-    public static func map(_ name: String, _ fields: [FieldDescription]) -> TypeDescription {
-        TypeDescription(name: name, kind: .map, fields: fields)
-    }
-
-    public static func textEnum(_ name: String, _ values: [String]) -> TypeDescription {
-        TypeDescription(name: name, kind: .enum, values: values)
-    }
-
-    public static func choice(_ name: String, _ alternatives: [FieldDescription]) -> TypeDescription {
-        TypeDescription(name: name, kind: .choice, oneOf: alternatives)
-    }
 }
 
 public struct FieldDescription: Codable, Sendable, Hashable {

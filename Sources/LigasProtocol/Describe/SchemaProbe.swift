@@ -19,7 +19,7 @@ final class SchemaBook {
         if T.self is DescribedAsMap.Type { return ("map", try? T(from: SchemaProbe(book: SchemaBook()))) }
         let typeName = name ?? String(describing: T.self)
         if let enumeration = T.self as? any TextEnumeration.Type {
-            record(TypeDescription.textEnum(typeName, enumeration.wireValues))
+            record(TypeDescription(name: typeName, kind: .enum, values: enumeration.wireValues))
             return (typeName, enumeration.firstCase as? T)
         }
         if let custom = T.self as? any CustomWireSchema.Type {
@@ -30,7 +30,7 @@ final class SchemaBook {
         let probe = SchemaProbe(book: self)
         let value = try? T(from: probe)
         guard let fields = probe.fields else { return (probe.singleValue ?? "?", value) }
-        record(TypeDescription.map(typeName, fields))
+        record(TypeDescription(name: typeName, kind: .map, fields: fields))
         return (typeName, value)
     }
 
@@ -86,7 +86,8 @@ protocol DescribedAsMap: Decodable {}
 /// never ask for: arrays are read off their element type, not decoded by hand).
 struct ProbeStop: Error {}
 
-final class SchemaProbe: Decoder {
+/// The decoder handed to `init(from:)`; also its own single-value container.
+final class SchemaProbe: Decoder, SingleValueDecodingContainer {
     let book: SchemaBook
     /// The fields asked for, in order, once the type asked for a keyed container.
     var fields: [FieldDescription]?
@@ -106,7 +107,14 @@ final class SchemaProbe: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw ProbeStop() }
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { ProbeSingleValueContainer(probe: self) }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func decodeNil() -> Bool { false }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        guard let value = placeholder(T.self, field: nil) else { throw ProbeStop() }
+        return value
+    }
 
     /// A placeholder of `T`, writing down its expression as the field `key` or as the value.
     func placeholder<T: Decodable>(_ type: T.Type, field key: String?, optional: Bool = false) -> T? {
@@ -145,16 +153,4 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw ProbeStop() }
     func superDecoder() throws -> any Decoder { throw ProbeStop() }
     func superDecoder(forKey key: Key) throws -> any Decoder { throw ProbeStop() }
-}
-
-struct ProbeSingleValueContainer: SingleValueDecodingContainer {
-    let probe: SchemaProbe
-    var codingPath: [any CodingKey] { [] }
-
-    func decodeNil() -> Bool { false }
-
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        guard let value = probe.placeholder(T.self, field: nil) else { throw ProbeStop() }
-        return value
-    }
 }

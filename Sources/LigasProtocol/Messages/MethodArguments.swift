@@ -68,7 +68,7 @@ public enum ImageArguments: Codable, Sendable, Hashable {
 
 /// One key of several: stated here, beside the custom coding that reads it.
 extension ImageArguments: CustomWireSchema {
-    static let wireSchema = TypeDescription.choice("ImageArguments", [
+    static let wireSchema = TypeDescription(name: "ImageArguments", kind: .choice, oneOf: [
         .init("url", "url"), .init("league", "text"), .init("team", "text"), .init("player", "text"),
     ])
     static var wireReferences: [any Decodable.Type] { [] }

@@ -9,11 +9,6 @@ public struct Reply: Encodable, Sendable, Hashable {
         self.result = result
     }
 
-    /// The result, typed, if this answers `method`.
-    public func result<M: RPCMethod>(of method: M.Type) -> M.Result? {
-        self.method.name == M.name ? result as? M.Result : nil
-    }
-
     /// Encodes the result itself (no wrapper), exactly as the response payload.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()

@@ -122,7 +122,7 @@ public struct UnknownMethodError: Error, Sendable, Hashable {
 
 /// `args` depends on the method, so the shape is stated here, beside that coding.
 extension Request: CustomWireSchema {
-    static let wireSchema = TypeDescription.map("Request", [
+    static let wireSchema = TypeDescription(name: "Request", kind: .map, fields: [
         .init("method", "text"), .init("args", "map", optional: true),
         .init("cache", "CachePolicy", optional: true), .init("deadlineMs", "uint", optional: true),
     ])

@@ -35,7 +35,7 @@ struct CBORCursor {
     }
 
     func decodeBool(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Bool {
-        let head = try reader.head(at: offset)
+        let head = reader.validatedHead(at: offset)
         guard head.major == .simple, head.additionalInfo == 20 || head.additionalInfo == 21 else {
             throw mismatch("bool", at: offset, key: key())
         }
@@ -43,7 +43,7 @@ struct CBORCursor {
     }
 
     func decodeInteger<I: FixedWidthInteger>(_ type: I.Type, at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> I {
-        let head = try reader.head(at: offset)
+        let head = reader.validatedHead(at: offset)
         switch head.major {
         case .unsigned:
             guard let value = I(exactly: head.argument) else {
@@ -62,7 +62,7 @@ struct CBORCursor {
     }
 
     func decodeDouble(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Double {
-        let head = try reader.head(at: offset)
+        let head = reader.validatedHead(at: offset)
         switch (head.major, head.additionalInfo) {
         case (.simple, 25): return HalfFloat.double(fromBits: UInt16(truncatingIfNeeded: head.argument))
         case (.simple, 26): return Double(Float(bitPattern: UInt32(truncatingIfNeeded: head.argument)))
@@ -80,9 +80,9 @@ struct CBORCursor {
     }
 
     func stringRange(at offset: Int, major: CBORMajorType, key: @autoclosure () -> (any CodingKey)?) throws -> Range<Int> {
-        let head = try reader.head(at: offset)
+        let head = reader.validatedHead(at: offset)
         guard head.major == major else { throw mismatch(major == .text ? "text" : "bytes", at: offset, key: key()) }
-        return try reader.stringContent(head)
+        return head.end..<(head.end + Int(head.argument))
     }
 
     func decodeString(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> String {
@@ -98,7 +98,7 @@ struct CBORCursor {
     /// Tag 1 around integer or float seconds (`decodeDouble` takes both; whole seconds
     /// within the date range are exact in a Double).
     func decodeDate(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Date {
-        let head = try reader.head(at: offset)
+        let head = reader.validatedHead(at: offset)
         guard head.major == .tag, head.argument == CBORConstant.epochDateTag else {
             throw mismatch("date (tag 1)", at: offset, key: key())
         }
@@ -109,7 +109,7 @@ struct CBORCursor {
     }
 
     func decodeURL(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> URL {
-        let head = try reader.head(at: offset)
+        let head = reader.validatedHead(at: offset)
         let textOffset = head.major == .tag && head.argument == CBORConstant.uriTag ? head.end : offset
         let text = UnsafeBufferPointer(rebasing: reader.bytes[try stringRange(at: textOffset, major: .text, key: key())])
         let parse = { URL(string: CBORText.string(validated: text)) }

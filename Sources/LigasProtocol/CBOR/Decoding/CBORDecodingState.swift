@@ -1,12 +1,12 @@
 import Foundation
 
-/// One indexed entry of a map being decoded: where its text key's bytes are and where
-/// its value starts. Entries of all open maps live in one shared stack to avoid an
+/// One indexed entry of a map being decoded: where its text key's bytes are (its value
+/// follows them). Entries of all open maps live in one shared stack to avoid an
 /// allocation per map.
 struct CBORMapEntry {
     let keyStart: Int
     let keyCount: Int
-    let valueOffset: Int
+    var valueOffset: Int { keyStart + keyCount }
 }
 
 /// Mutable state shared by every decoder and container of one `decode` call. It lives

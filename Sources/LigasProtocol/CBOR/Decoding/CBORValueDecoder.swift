@@ -10,37 +10,31 @@ struct CBORValueDecoder: Decoder, SingleValueDecodingContainer {
     var codingPath: [any CodingKey] { cursor.codingPath(prefix: pathCount) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+    /// Indexes the map's text keys (a non-text key cannot match a `CodingKey`: ignored,
+    /// like unknown keys). The input was validated before decoding began.
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let reader = cursor.reader
-        let head = try reader.head(at: offset)
+        let head = reader.validatedHead(at: offset)
         guard head.major == .map else { throw cursor.mismatch("map", at: offset, key: nil) }
-        let count = try reader.childCount(head)
         let start = cursor.state.pointee.mapEntries.count
         var position = head.end
-        for _ in 0..<count {
-            let keyHead = try reader.head(at: position)
-            if keyHead.major == .text {
-                let keyEnd = keyHead.end + Int(keyHead.argument)
-                cursor.state.pointee.mapEntries.append(
-                    CBORMapEntry(keyStart: keyHead.end, keyCount: Int(keyHead.argument), valueOffset: keyEnd)
-                )
-                position = reader.endOfValidatedItem(at: keyEnd)
-            } else {
-                // Non-text keys cannot match a CodingKey: ignored, like unknown keys.
-                position = reader.endOfValidatedItem(at: reader.endOfValidatedItem(at: position))
+        for _ in 0..<head.argument {
+            let key = reader.validatedHead(at: position)
+            if key.major == .text {
+                cursor.state.pointee.mapEntries.append(CBORMapEntry(keyStart: key.end, keyCount: Int(key.argument)))
             }
+            position = reader.endOfValidatedItem(at: reader.endOfValidatedItem(at: position))
         }
-        let indexed = cursor.state.pointee.mapEntries.count - start
+        let count = cursor.state.pointee.mapEntries.count - start
         return KeyedDecodingContainer(
-            CBORKeyedDecodingContainer<Key>(cursor: cursor, entriesStart: start, entriesCount: indexed, pathCount: pathCount)
+            CBORKeyedDecodingContainer<Key>(cursor: cursor, entriesStart: start, entriesCount: count, pathCount: pathCount)
         )
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let head = try cursor.reader.head(at: offset)
+        let head = cursor.reader.validatedHead(at: offset)
         guard head.major == .array else { throw cursor.mismatch("array", at: offset, key: nil) }
-        let count = try cursor.reader.childCount(head)
-        return CBORUnkeyedDecodingContainer(cursor: cursor, pathCount: pathCount, count: count, currentOffset: head.end)
+        return CBORUnkeyedDecodingContainer(cursor: cursor, pathCount: pathCount, count: Int(head.argument), currentOffset: head.end)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }

@@ -57,12 +57,20 @@ private struct Nested: Codable, Equatable {
     }
 }
 
+/// Writes `keys` in this order, one entry each.
 private struct DuplicateKeys: Encodable {
-    enum CodingKeys: String, CodingKey { case same }
+    struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    let keys: [String]
+
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(1, forKey: .same)
-        try container.encode(2, forKey: .same)
+        var container = encoder.container(keyedBy: Key.self)
+        for (index, key) in keys.enumerated() { try container.encode(index, forKey: Key(stringValue: key)) }
     }
 }
 
@@ -185,9 +193,11 @@ struct CBORCodableTests {
         #expect(try CBORDecoder().decode([String].self, from: arrayBytes) == array)
     }
 
-    @Test("encoding the same key twice is refused (CBOR maps have unique keys)")
-    func duplicateKeys() {
-        #expect(throws: EncodingError.self) { try CBOREncoder().encode(DuplicateKeys()) }
+    @Test("encoding the same key twice is refused (CBOR maps have unique keys), wherever the repeat is",
+          arguments: [["same", "same"], ["a", "b", "a"], ["b", "a", "c", "b"]])
+    func duplicateKeys(keys: [String]) throws {
+        #expect(throws: EncodingError.self) { try CBOREncoder().encode(DuplicateKeys(keys: keys)) }
+        #expect(Hex.encode(try CBOREncoder().encode(DuplicateKeys(keys: ["b", "a"]))) == "a2616101616200")
     }
 
     @Test("unknown keys are ignored, however nested")

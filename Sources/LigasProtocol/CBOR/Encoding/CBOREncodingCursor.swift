@@ -53,24 +53,21 @@ struct CBOREncodingCursor {
 
     // MARK: Containers
 
-    /// Opens a container with a one-byte head placeholder.
-    func openContainer(isMap: Bool, pathCount: Int) -> CBORContainerReference {
-        let container = CBOROpenContainer(
-            isMap: isMap,
-            headOffset: state.pointee.out.count,
-            marksStart: state.pointee.entryMarks.count,
-            pathCount: pathCount
-        )
+    /// Opens a container with a one-byte head placeholder. Its head offset identifies it.
+    func openContainer(isMap: Bool, pathCount: Int) -> Int {
+        let headOffset = state.pointee.out.count
+        state.pointee.open.append(CBOROpenContainer(
+            isMap: isMap, headOffset: headOffset, marksStart: state.pointee.entryMarks.count, pathCount: pathCount
+        ))
         state.pointee.out.append(0)
-        state.pointee.open.append(container)
-        return CBORContainerReference(index: state.pointee.open.count - 1, headOffset: container.headOffset)
+        return headOffset
     }
 
     /// Opens a container as the next entry or item of an open one, which `start` begins
     /// (writing the key, or counting the item). It stays open until its parent is written
     /// to again or closes: the encoder writes in one forward pass. Nested-container APIs
     /// cannot throw, so a failure is reported when encoding ends.
-    func openNested(isMap: Bool, start: () throws -> Void) -> CBORContainerReference {
+    func openNested(isMap: Bool, start: () throws -> Void) -> Int {
         do {
             try start()
         } catch {
@@ -79,11 +76,15 @@ struct CBOREncodingCursor {
         return openContainer(isMap: isMap, pathCount: state.pointee.path.count)
     }
 
-    /// The coding path of an open container (or the current one, if it was closed).
-    func codingPath(of reference: CBORContainerReference) -> [any CodingKey] {
-        let state = state.pointee
-        let pathCount = reference.index < state.open.count ? state.open[reference.index].pathCount : state.path.count
-        return Array(state.path.prefix(pathCount))
+    /// Where the container `headOffset` is in the open stack; nil once it closed.
+    func index(of headOffset: Int) -> Int? {
+        state.pointee.open.lastIndex { $0.headOffset == headOffset }
+    }
+
+    /// The coding path of a container (the current one, if it was closed).
+    func codingPath(of headOffset: Int) -> [any CodingKey] {
+        let pathCount = index(of: headOffset).map { state.pointee.open[$0].pathCount } ?? state.pointee.path.count
+        return Array(state.pointee.path.prefix(pathCount))
     }
 
     /// A super-encoder would be filled in after later siblings, which a one-pass encoder
@@ -95,89 +96,66 @@ struct CBOREncodingCursor {
         return CBORValueEncoder(cursor: self, level: state.pointee.open.count, pathCount: state.pointee.path.count)
     }
 
-    /// Makes the container `reference` (identified by its head offset) the innermost one,
-    /// closing nested containers that were left open. Throws if it was already closed.
-    func prepareToWrite(_ reference: CBORContainerReference) throws {
-        let index = reference.index
-        guard index < state.pointee.open.count, state.pointee.open[index].headOffset == reference.headOffset else {
+    /// Makes the container `headOffset` the innermost one, closing nested containers that
+    /// were left open, and returns its index. Throws if it was already closed.
+    @discardableResult
+    func prepareToWrite(_ headOffset: Int) throws -> Int {
+        guard let index = index(of: headOffset) else {
             throw EncodingError.invalidValue(
-                reference.headOffset, .init(codingPath: state.pointee.path, debugDescription: "container used after it was closed")
+                headOffset, .init(codingPath: state.pointee.path, debugDescription: "container used after it was closed")
             )
         }
-        if state.pointee.open.count > index + 1 {
-            try close(downTo: index + 1)
-        }
+        try close(downTo: index + 1)
+        return index
     }
 
+    /// Closes the innermost containers down to `level`, patching in their real heads.
     func close(downTo level: Int) throws {
-        while state.pointee.open.count > level {
-            try closeInnermost()
-        }
-    }
-
-    private func closeInnermost() throws {
-        guard let container = state.pointee.open.popLast() else { return }
-        if container.isMap {
-            let count = state.pointee.entryMarks.count - container.marksStart
-            try sortEntries(from: container.marksStart)
-            state.pointee.entryMarks.truncate(to: container.marksStart)
-            state.pointee.out.patchCBORHead(at: container.headOffset, .map, UInt64(count))
-        } else {
-            state.pointee.out.patchCBORHead(at: container.headOffset, .array, UInt64(container.itemCount))
+        while state.pointee.open.count > level, let container = state.pointee.open.popLast() {
+            var count = container.itemCount
+            if container.isMap {
+                try sortEntries(from: container.marksStart)
+                count = state.pointee.entryMarks.count - container.marksStart
+                state.pointee.entryMarks.truncate(to: container.marksStart)
+            }
+            state.pointee.out.patchCBORHead(at: container.headOffset, container.isMap ? .map : .array, UInt64(count))
         }
     }
 
     // MARK: Deterministic key order
 
-    /// Ensures the entries recorded from `marksStart` are in bytewise order of their
-    /// encoded keys (RFC 8949 §4.2.1). Already-sorted maps (the wire types declare
-    /// their keys in that order) cost one comparison per entry.
+    /// Puts the entries recorded from `marksStart` in bytewise order of their encoded keys
+    /// (RFC 8949 §4.2.1), and refuses a key written twice. Already-sorted maps (the wire
+    /// types declare their keys in that order) cost one comparison per entry and no copy.
     private func sortEntries(from marksStart: Int) throws {
         let marks = state.pointee.entryMarks[marksStart...]
-        guard marks.count > 1 else { return }
-        var sorted = true
-        for index in marks.indices.dropLast() {
-            let order = compareKeys(marks[index], marks[index + 1])
-            if order == 0 { throw duplicateKey() }
-            if order > 0 { sorted = false }
-        }
-        if sorted { return }
-        reorder(Array(marks))
-    }
-
-    private func reorder(_ marks: [CBOREntryMark]) {
-        let regionStart = marks[0].entryStart
-        let regionEnd = state.pointee.out.count
-        let base = state.pointee.out.base
-        func entryRange(_ index: Int) -> Range<Int> {
-            let end = index + 1 < marks.count ? marks[index + 1].entryStart : regionEnd
-            return marks[index].entryStart..<end
-        }
+        if zip(marks, marks.dropFirst()).allSatisfy({ compareKeys($0, $1) < 0 }) { return }
         let order = marks.indices.sorted { compareKeys(marks[$0], marks[$1]) < 0 }
-        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: regionEnd - regionStart)
-        defer { scratch.deallocate() }
-        scratch.initialize(from: base + regionStart, count: regionEnd - regionStart)
-        var write = regionStart
-        for index in order {
-            let range = entryRange(index)
-            (base + write).update(from: scratch + (range.lowerBound - regionStart), count: range.count)
-            write += range.count
+        guard zip(order, order.dropFirst()).allSatisfy({ compareKeys(marks[$0], marks[$1]) != 0 }) else {
+            throw EncodingError.invalidValue(
+                0, .init(codingPath: state.pointee.path, debugDescription: "duplicate map key (not allowed in CBOR maps)")
+            )
+        }
+        // Copy the entries out, then write them back in key order.
+        let base = state.pointee.out.base
+        let start = marks[marksStart].entryStart
+        let end = state.pointee.out.count
+        Array(UnsafeBufferPointer(start: base + start, count: end - start)).withUnsafeBufferPointer { entries in
+            var write = base + start
+            for index in order {
+                let range = marks[index].entryStart..<(index + 1 < marks.endIndex ? marks[index + 1].entryStart : end)
+                write.update(from: entries.baseAddress! + (range.lowerBound - start), count: range.count)
+                write += range.count
+            }
         }
     }
 
-    private func compareKeys(_ lhs: CBOREntryMark, _ rhs: CBOREntryMark) -> Int {
+    /// Bytewise order of two entries' encoded keys: negative, zero (equal) or positive.
+    private func compareKeys(_ lhs: (entryStart: Int, valueStart: Int), _ rhs: (entryStart: Int, valueStart: Int)) -> Int {
         let lhsCount = lhs.valueStart - lhs.entryStart
         let rhsCount = rhs.valueStart - rhs.entryStart
-        let common = min(lhsCount, rhsCount)
         let base = state.pointee.out.base
-        let result = common > 0 ? memcmp(base + lhs.entryStart, base + rhs.entryStart, common) : 0
-        if result != 0 { return Int(result) }
-        return lhsCount - rhsCount
-    }
-
-    private func duplicateKey() -> EncodingError {
-        EncodingError.invalidValue(
-            0, .init(codingPath: state.pointee.path, debugDescription: "duplicate map key (not allowed in CBOR maps)")
-        )
+        let result = memcmp(base + lhs.entryStart, base + rhs.entryStart, min(lhsCount, rhsCount))
+        return result != 0 ? Int(result) : lhsCount - rhsCount
     }
 }

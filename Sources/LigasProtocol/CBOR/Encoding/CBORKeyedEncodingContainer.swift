@@ -5,18 +5,17 @@ import Foundation
 /// `encode` is written: it witnesses every primitive requirement too.
 struct CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let cursor: CBOREncodingCursor
-    let reference: CBORContainerReference
+    /// Identifies the map (see `CBOROpenContainer`).
+    let headOffset: Int
 
-    var codingPath: [any CodingKey] { cursor.codingPath(of: reference) }
+    var codingPath: [any CodingKey] { cursor.codingPath(of: headOffset) }
 
     /// Starts an entry: closes nested containers left open and writes the key.
     private func writeKey(_ key: Key) throws {
-        try cursor.prepareToWrite(reference)
+        try cursor.prepareToWrite(headOffset)
         let entryStart = cursor.state.pointee.out.count
         cursor.state.pointee.out.appendCBORText(key.stringValue)
-        cursor.state.pointee.entryMarks.append(
-            CBOREntryMark(entryStart: entryStart, valueStart: cursor.state.pointee.out.count)
-        )
+        cursor.state.pointee.entryMarks.append((entryStart, cursor.state.pointee.out.count))
     }
 
     func encodeNil(forKey key: Key) throws {
@@ -33,12 +32,12 @@ struct CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         KeyedEncodingContainer(CBORKeyedEncodingContainer<NestedKey>(
-            cursor: cursor, reference: cursor.openNested(isMap: true) { try writeKey(key) }
+            cursor: cursor, headOffset: cursor.openNested(isMap: true) { try writeKey(key) }
         ))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        CBORUnkeyedEncodingContainer(cursor: cursor, reference: cursor.openNested(isMap: false) { try writeKey(key) })
+        CBORUnkeyedEncodingContainer(cursor: cursor, headOffset: cursor.openNested(isMap: false) { try writeKey(key) })
     }
 
     func superEncoder() -> any Encoder { cursor.unsupportedSuperEncoder(codingPath: codingPath) }

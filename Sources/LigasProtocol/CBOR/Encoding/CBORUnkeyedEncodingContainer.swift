@@ -4,23 +4,19 @@ import Foundation
 /// Only the generic `encode` is written: it witnesses every primitive requirement too.
 struct CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     let cursor: CBOREncodingCursor
-    let reference: CBORContainerReference
+    /// Identifies the array (see `CBOROpenContainer`).
+    let headOffset: Int
 
-    var codingPath: [any CodingKey] { cursor.codingPath(of: reference) }
-
-    var count: Int {
-        let open = cursor.state.pointee.open
-        return reference.index < open.count ? open[reference.index].itemCount : 0
-    }
+    var codingPath: [any CodingKey] { cursor.codingPath(of: headOffset) }
+    var count: Int { cursor.index(of: headOffset).map { cursor.state.pointee.open[$0].itemCount } ?? 0 }
 
     /// Starts an item: closes nested containers left open and counts the item.
     /// Returns the item's index for the coding path.
     @discardableResult
     private func startItem() throws -> Int {
-        try cursor.prepareToWrite(reference)
-        let index = cursor.state.pointee.open[reference.index].itemCount
-        cursor.state.pointee.open[reference.index].itemCount = index + 1
-        return index
+        let index = try cursor.prepareToWrite(headOffset)
+        defer { cursor.state.pointee.open[index].itemCount += 1 }
+        return cursor.state.pointee.open[index].itemCount
     }
 
     mutating func encodeNil() throws {
@@ -35,12 +31,12 @@ struct CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         KeyedEncodingContainer(CBORKeyedEncodingContainer<NestedKey>(
-            cursor: cursor, reference: cursor.openNested(isMap: true) { try startItem() }
+            cursor: cursor, headOffset: cursor.openNested(isMap: true) { try startItem() }
         ))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        CBORUnkeyedEncodingContainer(cursor: cursor, reference: cursor.openNested(isMap: false) { try startItem() })
+        CBORUnkeyedEncodingContainer(cursor: cursor, headOffset: cursor.openNested(isMap: false) { try startItem() })
     }
 
     mutating func superEncoder() -> any Encoder { cursor.unsupportedSuperEncoder(codingPath: codingPath) }

@@ -13,18 +13,18 @@ struct CBORValueEncoder: Encoder, SingleValueEncodingContainer {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(CBORKeyedEncodingContainer<Key>(cursor: cursor, reference: containerReference(isMap: true)))
+        KeyedEncodingContainer(CBORKeyedEncodingContainer<Key>(cursor: cursor, headOffset: containerHead(isMap: true)))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        CBORUnkeyedEncodingContainer(cursor: cursor, reference: containerReference(isMap: false))
+        CBORUnkeyedEncodingContainer(cursor: cursor, headOffset: containerHead(isMap: false))
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
     /// The value's container: the existing one if `container(...)` is called again,
     /// else a new one.
-    private func containerReference(isMap: Bool) -> CBORContainerReference {
+    private func containerHead(isMap: Bool) -> Int {
         let state = cursor.state
         guard level < state.pointee.open.count else { return cursor.openContainer(isMap: isMap, pathCount: pathCount) }
         let existing = state.pointee.open[level]
@@ -33,7 +33,7 @@ struct CBORValueEncoder: Encoder, SingleValueEncodingContainer {
                 level, .init(codingPath: codingPath, debugDescription: "asked for a keyed and an unkeyed container for one value")
             )
         }
-        return CBORContainerReference(index: level, headOffset: existing.headOffset)
+        return existing.headOffset
     }
 
     // MARK: SingleValueEncodingContainer
@@ -44,11 +44,4 @@ struct CBORValueEncoder: Encoder, SingleValueEncodingContainer {
     func encode<T: Encodable>(_ value: T) throws {
         try cursor.encode(value, key: nil)
     }
-}
-
-/// Identifies an open container: its stack index plus its head offset, which is
-/// unique over the whole encode call, so a stale container is detected.
-struct CBORContainerReference {
-    let index: Int
-    let headOffset: Int
 }

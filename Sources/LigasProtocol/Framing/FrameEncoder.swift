@@ -17,7 +17,7 @@ public struct FrameEncoder: Sendable {
     public func append<Payload: Encodable>(
         _ kind: FrameKind, requestID: UInt32, flags: FrameFlags = [], payload: Payload, to out: inout [UInt8]
     ) throws {
-        let header = try validHeader(kind, requestID: requestID, flags: flags)
+        let header = try FrameHeader(validating: version, kind, flags: flags.rawValue, requestID: requestID)
         let start = out.count
         out.append(contentsOf: [0, 0, 0, 0])
         header.append(to: &out)
@@ -34,22 +34,12 @@ public struct FrameEncoder: Sendable {
     public func appendRaw(
         _ kind: FrameKind, requestID: UInt32, flags: FrameFlags = [], bytes: some Collection<UInt8>, to out: inout [UInt8]
     ) throws(FrameError) {
-        let header = try validHeader(kind, requestID: requestID, flags: flags)
+        let header = try FrameHeader(validating: version, kind, flags: flags.rawValue, requestID: requestID)
         let length = FrameHeader.size + bytes.count
         guard length <= maxFrameSize else { throw .frameTooLarge(length: length, limit: maxFrameSize) }
         out.appendBigEndian(UInt32(truncatingIfNeeded: length))
         header.append(to: &out)
         out.append(contentsOf: bytes)
-    }
-
-    /// Refuses to write what the peer's decoder would reject (see `FrameHeader.parse`).
-    private func validHeader(_ kind: FrameKind, requestID: UInt32, flags: FrameFlags) throws(FrameError) -> FrameHeader {
-        let header = FrameHeader(version: version, kind: kind, flags: flags, requestID: requestID)
-        guard FrameFlags.allowed(for: kind).isSuperset(of: flags) else {
-            throw .reservedFlags(kind: kind, flags: flags.rawValue)
-        }
-        guard header.hasValidRequestID else { throw .invalidRequestID(kind: kind, requestID: requestID) }
-        return header
     }
 
     private func patchLength(frameStart start: Int, in out: inout [UInt8]) throws(FrameError) {

@@ -31,24 +31,24 @@ public struct FrameHeader: Sendable, Hashable {
         let version = bytes[offset]
         guard ProtocolVersion.supported.contains(version) else { throw .unsupportedVersion(version) }
         guard let kind = FrameKind(rawValue: bytes[offset + 1]) else { throw .unknownFrameKind(bytes[offset + 1]) }
-        let flags = bytes.bigEndian(UInt16.self, at: offset + 2)
-        let requestID = bytes.bigEndian(UInt32.self, at: offset + 4)
-        guard flags & ~FrameFlags.allowed(for: kind).rawValue == 0 else {
-            throw .reservedFlags(kind: kind, flags: flags)
-        }
-        let header = FrameHeader(version: version, kind: kind, flags: FrameFlags(rawValue: flags), requestID: requestID)
-        guard header.hasValidRequestID else { throw .invalidRequestID(kind: kind, requestID: requestID) }
-        return header
+        return try FrameHeader(
+            validating: version, kind, flags: bytes.bigEndian(UInt16.self, at: offset + 2),
+            requestID: bytes.bigEndian(UInt32.self, at: offset + 4)
+        )
     }
 
-    /// Hello is connection-level (id 0); calls and their frames use non-zero ids;
-    /// an error frame may use 0 for a connection-level error.
-    var hasValidRequestID: Bool {
-        switch kind {
+    /// A header as a receiver accepts it, so a sender can refuse to write one that would be
+    /// rejected: no flag undefined for the kind; request id 0 on hello (connection-level),
+    /// non-zero on calls and their frames, either on error (0: about the connection).
+    init(validating version: UInt8, _ kind: FrameKind, flags: UInt16, requestID: UInt32) throws(FrameError) {
+        guard flags & ~FrameFlags.allowed(for: kind).rawValue == 0 else { throw .reservedFlags(kind: kind, flags: flags) }
+        let validID = switch kind {
         case .hello: requestID == 0
         case .error: true
         default: requestID != 0
         }
+        guard validID else { throw .invalidRequestID(kind: kind, requestID: requestID) }
+        self.init(version: version, kind: kind, flags: FrameFlags(rawValue: flags), requestID: requestID)
     }
 }
 

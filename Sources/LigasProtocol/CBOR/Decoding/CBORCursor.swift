@@ -44,21 +44,12 @@ struct CBORCursor {
 
     func decodeInteger<I: FixedWidthInteger>(_ type: I.Type, at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> I {
         let head = reader.validatedHead(at: offset)
-        switch head.major {
-        case .unsigned:
-            guard let value = I(exactly: head.argument) else {
-                throw CBORDecodingError.numberOutOfRange(type: "\(I.self)", path: path(appending: key()))
-            }
-            return value
-        case .negative:
-            // The value is -1 - argument; it fits iff the argument fits the positive range.
-            guard I.isSigned, let magnitudeMinusOne = I(exactly: head.argument) else {
-                throw CBORDecodingError.numberOutOfRange(type: "\(I.self)", path: path(appending: key()))
-            }
-            return ~magnitudeMinusOne // two's complement: ~n == -1 - n
-        default:
-            throw mismatch("integer", at: offset, key: key())
+        guard head.major == .unsigned || head.major == .negative else { throw mismatch("integer", at: offset, key: key()) }
+        // A negative value is -1 - argument: it fits iff the argument fits the positive range.
+        guard head.major == .unsigned || I.isSigned, let value = I(exactly: head.argument) else {
+            throw CBORDecodingError.numberOutOfRange(type: "\(I.self)", path: path(appending: key()))
         }
+        return head.major == .unsigned ? value : ~value // two's complement: ~n == -1 - n
     }
 
     func decodeDouble(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Double {
@@ -69,8 +60,7 @@ struct CBORCursor {
         case (.simple, 27): return Double(bitPattern: head.argument)
         case (.unsigned, _), (.negative, _):
             // Integers are accepted where a float is expected, if exactly representable.
-            let integer = try decodeInteger(Int64.self, at: offset, key: key())
-            guard let value = Double(exactly: integer) else {
+            guard let value = Double(exactly: try decodeInteger(Int64.self, at: offset, key: key())) else {
                 throw CBORDecodingError.numberOutOfRange(type: "Double", path: path(appending: key()))
             }
             return value

@@ -6,15 +6,8 @@ struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     let cursor: CBORCursor
     let pathCount: Int
     let itemCount: Int
-    private(set) var currentIndex = 0
-    private var currentOffset: Int
-
-    init(cursor: CBORCursor, pathCount: Int, count: Int, currentOffset: Int) {
-        self.cursor = cursor
-        self.pathCount = pathCount
-        self.itemCount = count
-        self.currentOffset = currentOffset
-    }
+    var currentOffset: Int
+    var currentIndex = 0
 
     var codingPath: [any CodingKey] { cursor.codingPath(prefix: pathCount) }
     var count: Int? { itemCount }

@@ -34,7 +34,7 @@ struct CBORValueDecoder: Decoder, SingleValueDecodingContainer {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let head = cursor.reader.validatedHead(at: offset)
         guard head.major == .array else { throw cursor.mismatch("array", at: offset, key: nil) }
-        return CBORUnkeyedDecodingContainer(cursor: cursor, pathCount: pathCount, count: Int(head.argument), currentOffset: head.end)
+        return CBORUnkeyedDecodingContainer(cursor: cursor, pathCount: pathCount, itemCount: Int(head.argument), currentOffset: head.end)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }

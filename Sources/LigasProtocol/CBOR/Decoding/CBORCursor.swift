@@ -17,10 +17,6 @@ struct CBORCursor {
         return CBORCodingPath.render(keys)
     }
 
-    func codingPath(prefix count: Int) -> [any CodingKey] {
-        Array(state.pointee.path.prefix(count))
-    }
-
     /// A type mismatch, or `valueNotFound` when the value is null.
     func mismatch(_ expected: String, at offset: Int, key: @autoclosure () -> (any CodingKey)?) -> CBORDecodingError {
         reader.isNull(at: offset)
@@ -148,6 +144,6 @@ struct CBORCursor {
             state.pointee.mapEntries.truncate(to: entriesMark)
             state.pointee.path.truncate(to: pathMark)
         }
-        return try T(from: CBORValueDecoder(cursor: self, offset: offset, pathCount: state.pointee.path.count))
+        return try T(from: CBORValueDecoder(cursor: self, offset: offset))
     }
 }

@@ -17,7 +17,8 @@ struct CBORDecodingState {
     let internsURLs: Bool
     /// Index of the maps currently open, innermost last.
     var mapEntries: [CBORMapEntry] = []
-    /// Coding path of the value being decoded, for error messages and `codingPath`.
+    /// Coding path of the value being decoded, for error messages. It is every container's
+    /// `codingPath` too: nested values push and pop their keys around their own decoding.
     var path: [any CodingKey] = []
 
     init(reader: CBORReader, internsURLs: Bool) {

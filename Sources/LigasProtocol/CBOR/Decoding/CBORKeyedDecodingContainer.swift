@@ -13,9 +13,8 @@ struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     let cursor: CBORCursor
     let entriesStart: Int
     let entriesCount: Int
-    let pathCount: Int
 
-    var codingPath: [any CodingKey] { cursor.codingPath(prefix: pathCount) }
+    var codingPath: [any CodingKey] { cursor.state.pointee.path }
 
     var allKeys: [Key] {
         let reader = cursor.reader
@@ -81,6 +80,6 @@ struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        CBORValueDecoder(cursor: cursor, offset: try require(key), pathCount: pathCount)
+        CBORValueDecoder(cursor: cursor, offset: try require(key))
     }
 }

@@ -4,12 +4,11 @@ import Foundation
 /// Only the generic `decode` is written; it witnesses the primitive requirements too.
 struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     let cursor: CBORCursor
-    let pathCount: Int
     let itemCount: Int
     var currentOffset: Int
     var currentIndex = 0
 
-    var codingPath: [any CodingKey] { cursor.codingPath(prefix: pathCount) }
+    var codingPath: [any CodingKey] { cursor.state.pointee.path }
     var count: Int? { itemCount }
     var isAtEnd: Bool { currentIndex >= itemCount }
 
@@ -35,7 +34,7 @@ struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        try next(expected: "value") { [cursor, pathCount] in CBORValueDecoder(cursor: cursor, offset: $0, pathCount: pathCount) }
+        try next(expected: "value") { [cursor] in CBORValueDecoder(cursor: cursor, offset: $0) }
     }
 
     /// Decodes the current item with `body`, then moves past it.

@@ -1,13 +1,12 @@
 import Foundation
 
 /// The `Decoder` handed to `init(from:)`: one CBOR data item at `offset`. It is also its
-/// own single-value container. Three words, so it fits an existential inline.
+/// own single-value container. Two words, so it fits an existential inline.
 struct CBORValueDecoder: Decoder, SingleValueDecodingContainer {
     let cursor: CBORCursor
     let offset: Int
-    let pathCount: Int
 
-    var codingPath: [any CodingKey] { cursor.codingPath(prefix: pathCount) }
+    var codingPath: [any CodingKey] { cursor.state.pointee.path }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// Indexes the map's text keys (a non-text key cannot match a `CodingKey`: ignored,
@@ -27,14 +26,14 @@ struct CBORValueDecoder: Decoder, SingleValueDecodingContainer {
         }
         let count = cursor.state.pointee.mapEntries.count - start
         return KeyedDecodingContainer(
-            CBORKeyedDecodingContainer<Key>(cursor: cursor, entriesStart: start, entriesCount: count, pathCount: pathCount)
+            CBORKeyedDecodingContainer<Key>(cursor: cursor, entriesStart: start, entriesCount: count)
         )
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let head = cursor.reader.validatedHead(at: offset)
         guard head.major == .array else { throw cursor.mismatch("array", at: offset, key: nil) }
-        return CBORUnkeyedDecodingContainer(cursor: cursor, pathCount: pathCount, itemCount: Int(head.argument), currentOffset: head.end)
+        return CBORUnkeyedDecodingContainer(cursor: cursor, itemCount: Int(head.argument), currentOffset: head.end)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }

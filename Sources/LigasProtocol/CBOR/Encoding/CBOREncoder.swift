@@ -38,6 +38,8 @@ struct CBOREncodingState {
     /// Where each entry of the open maps starts, and where its value starts (so the key is
     /// the bytes between): to check and restore key order when a map closes.
     var entryMarks: [(entryStart: Int, valueStart: Int)] = []
+    /// Coding path of the value being encoded; every container's `codingPath` (see
+    /// `CBORDecodingState.path`).
     var path: [any CodingKey] = []
     /// Misuse reported by non-throwing Encoder APIs, thrown when encoding ends.
     var pendingError: (any Error)?
@@ -55,6 +57,5 @@ struct CBOROpenContainer {
     let headOffset: Int
     /// Where this map's entries start in `entryMarks`.
     let marksStart: Int
-    let pathCount: Int
     var itemCount = 0
 }

@@ -15,7 +15,7 @@ struct CBOREncodingCursor {
         let pathMark = state.pointee.path.count
         if let key = key() { state.pointee.path.append(key) }
         defer { state.pointee.path.truncate(to: pathMark) }
-        try value.encode(to: CBORValueEncoder(cursor: self, level: level, pathCount: state.pointee.path.count))
+        try value.encode(to: CBORValueEncoder(cursor: self, level: level))
         if state.pointee.open.count > level {
             try close(downTo: level)
         } else if state.pointee.out.count == before {
@@ -54,11 +54,9 @@ struct CBOREncodingCursor {
     // MARK: Containers
 
     /// Opens a container with a one-byte head placeholder. Its head offset identifies it.
-    func openContainer(isMap: Bool, pathCount: Int) -> Int {
+    func openContainer(isMap: Bool) -> Int {
         let headOffset = state.pointee.out.count
-        state.pointee.open.append(CBOROpenContainer(
-            isMap: isMap, headOffset: headOffset, marksStart: state.pointee.entryMarks.count, pathCount: pathCount
-        ))
+        state.pointee.open.append(CBOROpenContainer(isMap: isMap, headOffset: headOffset, marksStart: state.pointee.entryMarks.count))
         state.pointee.out.append(0)
         return headOffset
     }
@@ -73,7 +71,7 @@ struct CBOREncodingCursor {
         } catch {
             state.pointee.pendingError = error
         }
-        return openContainer(isMap: isMap, pathCount: state.pointee.path.count)
+        return openContainer(isMap: isMap)
     }
 
     /// Where the container `headOffset` is in the open stack; nil once it closed.
@@ -81,19 +79,13 @@ struct CBOREncodingCursor {
         state.pointee.open.lastIndex { $0.headOffset == headOffset }
     }
 
-    /// The coding path of a container (the current one, if it was closed).
-    func codingPath(of headOffset: Int) -> [any CodingKey] {
-        let pathCount = index(of: headOffset).map { state.pointee.open[$0].pathCount } ?? state.pointee.path.count
-        return Array(state.pointee.path.prefix(pathCount))
-    }
-
     /// A super-encoder would be filled in after later siblings, which a one-pass encoder
     /// cannot do; the wire types never need it. Reported when encoding ends.
-    func unsupportedSuperEncoder(codingPath: [any CodingKey]) -> any Encoder {
+    func unsupportedSuperEncoder() -> any Encoder {
         state.pointee.pendingError = EncodingError.invalidValue(
-            0, .init(codingPath: codingPath, debugDescription: "superEncoder is not supported by CBOREncoder")
+            0, .init(codingPath: state.pointee.path, debugDescription: "superEncoder is not supported by CBOREncoder")
         )
-        return CBORValueEncoder(cursor: self, level: state.pointee.open.count, pathCount: state.pointee.path.count)
+        return CBORValueEncoder(cursor: self, level: state.pointee.open.count)
     }
 
     /// Makes the container `headOffset` the innermost one, closing nested containers that

@@ -8,7 +8,7 @@ struct CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     /// Identifies the map (see `CBOROpenContainer`).
     let headOffset: Int
 
-    var codingPath: [any CodingKey] { cursor.codingPath(of: headOffset) }
+    var codingPath: [any CodingKey] { cursor.state.pointee.path }
 
     /// Starts an entry: closes nested containers left open and writes the key.
     private func writeKey(_ key: Key) throws {
@@ -40,6 +40,6 @@ struct CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         CBORUnkeyedEncodingContainer(cursor: cursor, headOffset: cursor.openNested(isMap: false) { try writeKey(key) })
     }
 
-    func superEncoder() -> any Encoder { cursor.unsupportedSuperEncoder(codingPath: codingPath) }
-    func superEncoder(forKey key: Key) -> any Encoder { cursor.unsupportedSuperEncoder(codingPath: codingPath) }
+    func superEncoder() -> any Encoder { cursor.unsupportedSuperEncoder() }
+    func superEncoder(forKey key: Key) -> any Encoder { cursor.unsupportedSuperEncoder() }
 }

@@ -7,7 +7,7 @@ struct CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     /// Identifies the array (see `CBOROpenContainer`).
     let headOffset: Int
 
-    var codingPath: [any CodingKey] { cursor.codingPath(of: headOffset) }
+    var codingPath: [any CodingKey] { cursor.state.pointee.path }
     var count: Int { cursor.index(of: headOffset).map { cursor.state.pointee.open[$0].itemCount } ?? 0 }
 
     /// Starts an item: closes nested containers left open and counts the item.
@@ -39,5 +39,5 @@ struct CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         CBORUnkeyedEncodingContainer(cursor: cursor, headOffset: cursor.openNested(isMap: false) { try startItem() })
     }
 
-    mutating func superEncoder() -> any Encoder { cursor.unsupportedSuperEncoder(codingPath: codingPath) }
+    mutating func superEncoder() -> any Encoder { cursor.unsupportedSuperEncoder() }
 }

@@ -1,15 +1,14 @@
 import Foundation
 
 /// The `Encoder` handed to `encode(to:)` for one value. It is also its own
-/// single-value container, writing straight into the output. Three words, so it fits
+/// single-value container, writing straight into the output. Two words, so it fits
 /// an existential inline.
 struct CBORValueEncoder: Encoder, SingleValueEncodingContainer {
     let cursor: CBOREncodingCursor
     /// Index the value's container gets in the open-container stack.
     let level: Int
-    let pathCount: Int
 
-    var codingPath: [any CodingKey] { Array(cursor.state.pointee.path.prefix(pathCount)) }
+    var codingPath: [any CodingKey] { cursor.state.pointee.path }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -26,7 +25,7 @@ struct CBORValueEncoder: Encoder, SingleValueEncodingContainer {
     /// else a new one.
     private func containerHead(isMap: Bool) -> Int {
         let state = cursor.state
-        guard level < state.pointee.open.count else { return cursor.openContainer(isMap: isMap, pathCount: pathCount) }
+        guard level < state.pointee.open.count else { return cursor.openContainer(isMap: isMap) }
         let existing = state.pointee.open[level]
         if existing.isMap != isMap {
             state.pointee.pendingError = EncodingError.invalidValue(

@@ -81,7 +81,9 @@ public struct Request: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decode(String.self, forKey: .method)
-        guard let method = Methods.named(name) else { throw UnknownMethodError(name: name) }
+        guard let method = Methods.named(name) else {
+            throw ErrorBody(code: .unknownMethod, message: "unknown method \"\(name)\"", details: ["method": name])
+        }
         cache = try container.decodeIfPresent(CachePolicy.self, forKey: .cache) ?? .default
         deadlineMs = try container.decodeIfPresent(UInt32.self, forKey: .deadlineMs)
         call = try method.call(from: container)
@@ -96,12 +98,13 @@ public struct Request: Codable, Sendable, Hashable {
     }
 
     /// Server side: decodes a request payload, mapping failures to the error frame to
-    /// send back (`unknownMethod`, or `badRequest` with the offending path).
+    /// send back (`unknownMethod`, which decoding throws as it is, or `badRequest` with the
+    /// offending path).
     public static func decode(from payload: [UInt8], using decoder: CBORDecoder = CBORDecoder()) throws(ErrorBody) -> Request {
         do {
             return try decoder.decode(Request.self, from: payload)
-        } catch let error as UnknownMethodError {
-            throw ErrorBody(code: .unknownMethod, message: "unknown method \"\(error.name)\"", details: ["method": error.name])
+        } catch let error as ErrorBody {
+            throw error
         } catch {
             throw ErrorBody(code: .badRequest, decoding: error)
         }
@@ -113,11 +116,6 @@ extension RPCMethod {
     fileprivate static func call(from container: KeyedDecodingContainer<Request.CodingKeys>) throws -> Call {
         Call(Self.self, takesArguments ? try container.decode(Arguments.self, forKey: .args) : NoArguments() as! Arguments)
     }
-}
-
-/// Thrown while decoding a `Request` whose method name is not known.
-public struct UnknownMethodError: Error, Sendable, Hashable {
-    public var name: String
 }
 
 /// `args` depends on the method, so the shape is stated here, beside that coding.

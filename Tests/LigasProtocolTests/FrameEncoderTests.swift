@@ -12,10 +12,10 @@ struct FrameEncoderTests {
         #expect(throws: FrameError.self) { try encoder.appendResponse(id: 1, big, to: &out) }
         #expect(out == [0xAA])
         #expect(throws: FrameError.frameTooLarge(length: 4097, limit: 4096)) {
-            try encoder.appendStreamChunk(id: 1, Array(repeating: 0, count: encoder.maxChunkPayload + 1), to: &out)
+            try encoder.appendStreamChunk(id: 1, Array(repeating: 0, count: encoder.maxFrameSize - FrameHeader.size + 1), to: &out)
         }
         #expect(out == [0xAA])
-        try encoder.appendStreamChunk(id: 1, Array(repeating: 0, count: encoder.maxChunkPayload), to: &out)
+        try encoder.appendStreamChunk(id: 1, Array(repeating: 0, count: encoder.maxFrameSize - FrameHeader.size), to: &out)
         #expect(out.count == 1 + 4 + 4096)
     }
 

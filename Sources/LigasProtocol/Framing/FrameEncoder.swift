@@ -10,9 +10,6 @@ public struct FrameEncoder: Sendable {
         self.version = version
     }
 
-    /// Largest raw chunk that fits one `streamChunk` frame for this peer.
-    public var maxChunkPayload: Int { maxFrameSize - FrameHeader.size }
-
     /// Appends a frame whose payload is `payload` encoded as CBOR.
     public func append<Payload: Encodable>(
         _ kind: FrameKind, requestID: UInt32, flags: FrameFlags = [], payload: Payload, to out: inout [UInt8]
@@ -78,7 +75,7 @@ extension FrameEncoder {
         try append(.response, requestID: id, flags: .streamFollows, payload: header, to: &out)
     }
 
-    /// One chunk of raw stream bytes; at most `maxChunkPayload` bytes.
+    /// One chunk of raw stream bytes; at most `maxFrameSize - FrameHeader.size` of them.
     public func appendStreamChunk(id: UInt32, _ bytes: some Collection<UInt8>, to out: inout [UInt8]) throws(FrameError) {
         try appendRaw(.streamChunk, requestID: id, bytes: bytes, to: &out)
     }

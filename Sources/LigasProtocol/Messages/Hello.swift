@@ -57,13 +57,7 @@ public enum Handshake {
         try validateLimits(client)
         var reply = server
         reply.versions = [version]
-        let session = NegotiatedSession(
-            version: version,
-            peerMaxFrameSize: Int(client.maxFrameSize),
-            maxInFlight: Int(server.maxInFlight),
-            chunkSize: chunkSize(client: client, server: server)
-        )
-        return (reply, session)
+        return (reply, session(version, client: client, server: server, peer: client))
     }
 
     /// Client side: checks the server's reply against what the client offered.
@@ -72,12 +66,7 @@ public enum Handshake {
             throw ErrorBody(code: .unsupportedVersion, message: "server chose a version the client did not offer")
         }
         try validateLimits(received)
-        return NegotiatedSession(
-            version: version,
-            peerMaxFrameSize: Int(received.maxFrameSize),
-            maxInFlight: Int(received.maxInFlight),
-            chunkSize: chunkSize(client: sent, server: received)
-        )
+        return session(version, client: sent, server: received, peer: received)
     }
 
     /// A hello with limits out of range is a malformed hello: `badFrame` (PROTOCOL.md §8),
@@ -91,8 +80,12 @@ public enum Handshake {
         }
     }
 
-    /// Chunks never exceed what the client can receive in one frame.
-    private static func chunkSize(client: Hello, server: Hello) -> Int {
-        min(Int(client.chunkSize), Int(server.chunkSize), Int(client.maxFrameSize) - FrameHeader.size)
+    /// What one side agreed on with `peer`. Chunks never exceed what the client can receive
+    /// in one frame.
+    private static func session(_ version: UInt8, client: Hello, server: Hello, peer: Hello) -> NegotiatedSession {
+        NegotiatedSession(
+            version: version, peerMaxFrameSize: Int(peer.maxFrameSize), maxInFlight: Int(server.maxInFlight),
+            chunkSize: min(Int(client.chunkSize), Int(server.chunkSize), Int(client.maxFrameSize) - FrameHeader.size)
+        )
     }
 }

@@ -20,19 +20,12 @@ public struct Call: Sendable, Hashable, CustomStringConvertible {
     /// The arguments as `name=value` pairs, e.g. `league=serie-a team=emelec`, for logs.
     /// Read off the arguments' own fields, so a new method's arguments need nothing here.
     public var argumentsText: String {
-        Self.pairs(of: arguments).map { "\($0.name)=\($0.value)" }.joined(separator: " ")
-    }
-
-    private static func pairs(of value: Any) -> [(name: String, value: String)] {
-        Mirror(reflecting: value).children.flatMap { child -> [(name: String, value: String)] in
-            guard let name = child.label else { return [] }
-            let mirror = Mirror(reflecting: child.value)
-            if mirror.displayStyle == .optional {
-                guard let wrapped = mirror.children.first?.value else { return [] }
-                return [(name, "\(wrapped)")]
-            }
-            return [(name, "\(child.value)")]
-        }
+        Mirror(reflecting: arguments).children.compactMap { child in
+            guard let name = child.label else { return nil }
+            let value = Mirror(reflecting: child.value)
+            guard value.displayStyle == .optional else { return "\(name)=\(child.value)" }
+            return value.children.first.map { "\(name)=\($0.value)" } // absent optionals are left out
+        }.joined(separator: " ")
     }
 
     public var description: String { "\(method.name)(\(argumentsText))" }

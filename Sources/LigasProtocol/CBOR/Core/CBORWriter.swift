@@ -122,12 +122,3 @@ struct CBOROutput {
         }
     }
 }
-
-extension Array {
-    /// `removeSubrange(count...)` went through the generic `replaceSubrange` and showed in
-    /// profiles; the coders trim their stacks after every nested value.
-    @inline(__always)
-    mutating func truncate(to newCount: Int) {
-        if newCount < count { removeLast(count - newCount) }
-    }
-}

@@ -141,8 +141,9 @@ struct CBORCursor {
         let pathMark = state.pointee.path.count
         if let key = key() { state.pointee.path.append(key) }
         defer {
-            state.pointee.mapEntries.truncate(to: entriesMark)
-            state.pointee.path.truncate(to: pathMark)
+            // removeLast(_:), not removeSubrange: the generic replaceSubrange showed in profiles.
+            state.pointee.mapEntries.removeLast(state.pointee.mapEntries.count - entriesMark)
+            state.pointee.path.removeLast(state.pointee.path.count - pathMark)
         }
         return try T(from: CBORValueDecoder(cursor: self, offset: offset))
     }

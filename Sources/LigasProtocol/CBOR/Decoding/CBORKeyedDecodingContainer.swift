@@ -11,14 +11,14 @@ import Foundation
 /// container's path in error messages; the wire types never use them.
 struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let cursor: CBORCursor
-    let entriesStart: Int
-    let entriesCount: Int
+    /// This map's entries in the shared stack.
+    let entries: Range<Int>
 
     var codingPath: [any CodingKey] { cursor.state.pointee.path }
 
     var allKeys: [Key] {
         let reader = cursor.reader
-        return cursor.state.pointee.mapEntries[entriesStart..<(entriesStart + entriesCount)].compactMap { entry in
+        return cursor.state.pointee.mapEntries[entries].compactMap { entry in
             let keyBytes = UnsafeBufferPointer(rebasing: reader.bytes[entry.keyStart..<(entry.keyStart + entry.keyCount)])
             return Key(stringValue: CBORText.string(validated: keyBytes))
         }
@@ -30,8 +30,8 @@ struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         var name = key.stringValue
         let bytes = cursor.reader.bytes
         return name.withUTF8 { name in
-            cursor.state.pointee.mapEntries.withUnsafeBufferPointer { entries in
-                for entry in entries[entriesStart..<(entriesStart + entriesCount)] where entry.keyCount == name.count {
+            cursor.state.pointee.mapEntries.withUnsafeBufferPointer { mapEntries in
+                for entry in mapEntries[entries] where entry.keyCount == name.count {
                     if name.isEmpty || memcmp(bytes.baseAddress! + entry.keyStart, name.baseAddress!, name.count) == 0 {
                         return entry.valueOffset
                     }

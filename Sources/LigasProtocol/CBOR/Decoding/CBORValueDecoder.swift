@@ -24,9 +24,8 @@ struct CBORValueDecoder: Decoder, SingleValueDecodingContainer {
             }
             position = reader.endOfValidatedItem(at: reader.endOfValidatedItem(at: position))
         }
-        let count = cursor.state.pointee.mapEntries.count - start
         return KeyedDecodingContainer(
-            CBORKeyedDecodingContainer<Key>(cursor: cursor, entriesStart: start, entriesCount: count)
+            CBORKeyedDecodingContainer<Key>(cursor: cursor, entries: start..<cursor.state.pointee.mapEntries.count)
         )
     }
 

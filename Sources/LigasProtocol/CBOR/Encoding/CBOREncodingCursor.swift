@@ -14,7 +14,7 @@ struct CBOREncodingCursor {
         let before = state.pointee.out.count
         let pathMark = state.pointee.path.count
         if let key = key() { state.pointee.path.append(key) }
-        defer { state.pointee.path.truncate(to: pathMark) }
+        defer { state.pointee.path.removeLast(state.pointee.path.count - pathMark) }
         try value.encode(to: CBORValueEncoder(cursor: self, level: level))
         if state.pointee.open.count > level {
             try close(downTo: level)
@@ -108,7 +108,7 @@ struct CBOREncodingCursor {
             if container.isMap {
                 try sortEntries(from: container.marksStart)
                 count = state.pointee.entryMarks.count - container.marksStart
-                state.pointee.entryMarks.truncate(to: container.marksStart)
+                state.pointee.entryMarks.removeLast(count)
             }
             state.pointee.out.patchCBORHead(at: container.headOffset, container.isMap ? .map : .array, UInt64(count))
         }

@@ -26,10 +26,6 @@ struct CBORCursor {
 
     // MARK: Primitives
 
-    func decodeNil(at offset: Int) -> Bool {
-        reader.isNull(at: offset)
-    }
-
     func decodeBool(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Bool {
         let head = reader.validatedHead(at: offset)
         guard head.major == .simple, head.additionalInfo == 20 || head.additionalInfo == 21 else {
@@ -65,20 +61,19 @@ struct CBORCursor {
         }
     }
 
-    func stringRange(at offset: Int, major: CBORMajorType, key: @autoclosure () -> (any CodingKey)?) throws -> Range<Int> {
+    /// The content of the byte or text string at `offset`.
+    func stringBytes(at offset: Int, major: CBORMajorType, key: @autoclosure () -> (any CodingKey)?) throws -> UnsafeBufferPointer<UInt8> {
         let head = reader.validatedHead(at: offset)
         guard head.major == major else { throw mismatch(major == .text ? "text" : "bytes", at: offset, key: key()) }
-        return head.end..<(head.end + Int(head.argument))
+        return UnsafeBufferPointer(rebasing: reader.bytes[head.end..<(head.end + Int(head.argument))])
     }
 
     func decodeString(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> String {
-        let range = try stringRange(at: offset, major: .text, key: key())
-        return CBORText.string(validated: UnsafeBufferPointer(rebasing: reader.bytes[range]))
+        CBORText.string(validated: try stringBytes(at: offset, major: .text, key: key()))
     }
 
     func decodeData(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Data {
-        let range = try stringRange(at: offset, major: .bytes, key: key())
-        return Data(UnsafeBufferPointer(rebasing: reader.bytes[range]))
+        Data(try stringBytes(at: offset, major: .bytes, key: key()))
     }
 
     /// Tag 1 around integer or float seconds (`decodeDouble` takes both; whole seconds
@@ -97,7 +92,7 @@ struct CBORCursor {
     func decodeURL(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> URL {
         let head = reader.validatedHead(at: offset)
         let textOffset = head.major == .tag && head.argument == CBORConstant.uriTag ? head.end : offset
-        let text = UnsafeBufferPointer(rebasing: reader.bytes[try stringRange(at: textOffset, major: .text, key: key())])
+        let text = try stringBytes(at: textOffset, major: .text, key: key())
         let parse = { URL(string: CBORText.string(validated: text)) }
         guard let url = state.pointee.internsURLs ? URLInternTable.shared.url(utf8: text, parse: parse) : parse() else {
             throw CBORDecodingError.invalidValue(reason: "not a URL", path: path(appending: key()))

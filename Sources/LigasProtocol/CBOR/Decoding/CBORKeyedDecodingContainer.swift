@@ -4,7 +4,7 @@ import Foundation
 /// Unknown keys are simply never looked up (forward compatibility).
 ///
 /// Only the generic `decode` is written: it witnesses every primitive requirement too
-/// (`CBORCursor.decode` handles them). Optional primitives use the standard library's
+/// (`CBORCursor.decode` handles them). Optional fields use the standard library's
 /// `decodeIfPresent`, which asks `contains` and `decodeNil` first.
 ///
 /// Nested containers obtained with `nestedContainer`/`superDecoder` share this
@@ -50,16 +50,10 @@ struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     func contains(_ key: Key) -> Bool { valueOffset(for: key) != nil }
 
-    func decodeNil(forKey key: Key) throws -> Bool { cursor.decodeNil(at: try require(key)) }
+    func decodeNil(forKey key: Key) throws -> Bool { cursor.reader.isNull(at: try require(key)) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try cursor.decode(T.self, at: require(key), key: key)
-    }
-
-    /// One lookup; an absent key and null both mean nil.
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let offset = valueOffset(for: key), !cursor.decodeNil(at: offset) else { return nil }
-        return try cursor.decode(T.self, at: offset, key: key)
     }
 
     func nestedContainer<NestedKey: CodingKey>(

@@ -13,7 +13,7 @@ struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     var isAtEnd: Bool { currentIndex >= itemCount }
 
     mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd, cursor.decodeNil(at: currentOffset) else { return false }
+        guard !isAtEnd, cursor.reader.isNull(at: currentOffset) else { return false }
         currentOffset += 1
         currentIndex += 1
         return true

@@ -39,7 +39,7 @@ struct CBORValueDecoder: Decoder, SingleValueDecodingContainer {
 
     // MARK: SingleValueDecodingContainer
 
-    func decodeNil() -> Bool { cursor.decodeNil(at: offset) }
+    func decodeNil() -> Bool { cursor.reader.isNull(at: offset) }
 
     /// Witnesses the primitive requirements too. The value's own path is already on the
     /// stack: it is decoded without a new key.

@@ -12,11 +12,11 @@ struct CBORValueEncoder: Encoder, SingleValueEncodingContainer {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(CBORKeyedEncodingContainer<Key>(cursor: cursor, headOffset: containerHead(isMap: true)))
+        KeyedEncodingContainer(CBOREncodingContainer<Key>(cursor: cursor, headOffset: containerHead(isMap: true)))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        CBORUnkeyedEncodingContainer(cursor: cursor, headOffset: containerHead(isMap: false))
+        CBOREncodingContainer<CBORIndexKey>(cursor: cursor, headOffset: containerHead(isMap: false))
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { self }

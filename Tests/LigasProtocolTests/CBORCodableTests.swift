@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LigasProtocol
+import LigasTestSupport
 
 private struct Unordered: Codable, Equatable {
     var zeta: Int
@@ -137,7 +138,18 @@ struct CBORCodableTests {
         #expect(try CBORDecoder().decode(Linked.self, from: bytes) == value)
         let tagged = try #require(Hex.decode("a1646c696e6bd8207268747470733a2f2f782e65632f612e706e67"))
         #expect(try CBORDecoder().decode(Linked.self, from: tagged) == value)
-        #expect(try CBORDecoder(internsURLs: false).decode(Linked.self, from: tagged) == value)
+    }
+
+    @Test("a remembered URL is the URL its text parses to, on a miss and on every hit")
+    func urlInternTable() {
+        var generator = SeededGenerator(seed: 0x0A1)
+        let texts = (0..<300).map { _ in "https://x.ec/\(Int.random(in: 0..<40, using: &generator))/logo.png?v=\(Int.random(in: 0..<9, using: &generator))" }
+        for text in texts + texts + ["not a url at all \u{1}", ""] {
+            let interned = Array(text.utf8).withUnsafeBufferPointer { bytes in
+                URLInternTable.shared.url(utf8: bytes) { URL(string: text) }
+            }
+            #expect(interned == URL(string: text), "\(text)")
+        }
     }
 
     @Test("text that is not a URL is an invalid value with its path")

@@ -40,13 +40,7 @@ public struct TypeDescription: Codable, Sendable, Hashable {
 public struct FieldDescription: Codable, Sendable, Hashable {
     public var name: String
     public var type: String
-    public var optional: Bool
-
-    public init(_ name: String, _ type: String, optional: Bool = false) {
-        self.name = name
-        self.type = type
-        self.optional = optional
-    }
+    public var optional = false
 }
 
 public struct ErrorDescription: Codable, Sendable, Hashable {

@@ -119,7 +119,7 @@ final class SchemaProbe: Decoder, SingleValueDecodingContainer {
     /// A placeholder of `T`, writing down its expression as the field `key` or as the value.
     func placeholder<T: Decodable>(_ type: T.Type, field key: String?, optional: Bool = false) -> T? {
         let (text, value) = book.expression(of: T.self)
-        if let key { fields?.append(FieldDescription(key, text, optional: optional)) } else { singleValue = text }
+        if let key { fields?.append(FieldDescription(name: key, type: text, optional: optional)) } else { singleValue = text }
         return value
     }
 }

@@ -57,11 +57,6 @@ extension FrameEncoder {
         try append(.request, requestID: id, payload: request, to: &out)
     }
 
-    /// A plain (non-stream) result; `result` must be the method's result type.
-    public func appendResponse<Result: Encodable>(id: UInt32, _ result: Result, to out: inout [UInt8]) throws {
-        try append(.response, requestID: id, payload: result, to: &out)
-    }
-
     public func appendResponse(id: UInt32, _ reply: Reply, to out: inout [UInt8]) throws {
         if reply.method.streams, let header = reply.result as? StreamHeader {
             try appendStreamHeader(id: id, header, to: &out)

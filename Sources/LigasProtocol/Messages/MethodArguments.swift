@@ -69,7 +69,8 @@ public enum ImageArguments: Codable, Sendable, Hashable {
 /// One key of several: stated here, beside the custom coding that reads it.
 extension ImageArguments: CustomWireSchema {
     static let wireSchema = TypeDescription(name: "ImageArguments", kind: .choice, oneOf: [
-        .init("url", "url"), .init("league", "text"), .init("team", "text"), .init("player", "text"),
+        .init(name: "url", type: "url"), .init(name: "league", type: "text"), .init(name: "team", type: "text"),
+        .init(name: "player", type: "text"),
     ])
     static var wireReferences: [any Decodable.Type] { [] }
 }

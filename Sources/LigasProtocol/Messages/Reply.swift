@@ -1,6 +1,6 @@
 /// A method's result, with the method it answers. The wire carries no method name in
 /// responses: the client knows it from the request id, and decodes with `decodeResult`.
-public struct Reply: Encodable, Sendable, Hashable {
+public struct Reply: Encodable, Sendable {
     public let method: any RPCMethod.Type
     public let result: any WireValue
 
@@ -13,14 +13,5 @@ public struct Reply: Encodable, Sendable, Hashable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try result.encode(in: &container)
-    }
-
-    public static func == (lhs: Reply, rhs: Reply) -> Bool {
-        lhs.method.name == rhs.method.name && lhs.result.erased == rhs.result.erased
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(method.name)
-        hasher.combine(result.erased)
     }
 }

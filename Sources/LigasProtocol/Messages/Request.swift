@@ -114,8 +114,8 @@ extension RPCMethod {
 /// `args` depends on the method, so the shape is stated here, beside that coding.
 extension Request: CustomWireSchema {
     static let wireSchema = TypeDescription(name: "Request", kind: .map, fields: [
-        .init("method", "text"), .init("args", "map", optional: true),
-        .init("cache", "CachePolicy", optional: true), .init("deadlineMs", "uint", optional: true),
+        .init(name: "method", type: "text"), .init(name: "args", type: "map", optional: true),
+        .init(name: "cache", type: "CachePolicy", optional: true), .init(name: "deadlineMs", type: "uint", optional: true),
     ])
     static var wireReferences: [any Decodable.Type] { [CachePolicy.self] }
 }

@@ -8,13 +8,9 @@ import Foundation
 /// Everything written here is the *preferred* (shortest) serialization required by
 /// RFC 8949 §4.2.1 core deterministic encoding.
 struct CBOROutput {
-    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var base = UnsafeMutablePointer<UInt8>.allocate(capacity: 1024)
     private(set) var count = 0
     private var capacity = 1024
-
-    init() {
-        base = .allocate(capacity: capacity)
-    }
 
     func deallocate() { base.deallocate() }
 

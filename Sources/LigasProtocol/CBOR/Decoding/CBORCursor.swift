@@ -62,7 +62,9 @@ struct CBORCursor {
     }
 
     /// The content of the byte or text string at `offset`.
-    func stringBytes(at offset: Int, major: CBORMajorType, key: @autoclosure () -> (any CodingKey)?) throws -> UnsafeBufferPointer<UInt8> {
+    func stringBytes(
+        at offset: Int, major: CBORMajorType, key: @autoclosure () -> (any CodingKey)?
+    ) throws -> UnsafeBufferPointer<UInt8> {
         let head = reader.validatedHead(at: offset)
         guard head.major == major else { throw mismatch(major == .text ? "text" : "bytes", at: offset, key: key()) }
         return UnsafeBufferPointer(rebasing: reader.bytes[head.end..<(head.end + Int(head.argument))])
@@ -93,8 +95,9 @@ struct CBORCursor {
         let head = reader.validatedHead(at: offset)
         let textOffset = head.major == .tag && head.argument == CBORConstant.uriTag ? head.end : offset
         let text = try stringBytes(at: textOffset, major: .text, key: key())
-        let parse = { URL(string: CBORText.string(validated: text)) }
-        guard let url = state.pointee.internsURLs ? URLInternTable.shared.url(utf8: text, parse: parse) : parse() else {
+        // Logo and photo URLs repeat from one response to the next, and parsing one costs
+        // more than decoding a whole team: parsed URLs are reused (URLInternTable).
+        guard let url = URLInternTable.shared.url(utf8: text, parse: { URL(string: CBORText.string(validated: text)) }) else {
             throw CBORDecodingError.invalidValue(reason: "not a URL", path: path(appending: key()))
         }
         return url

@@ -12,14 +12,7 @@ public struct CBORDecoder: Sendable {
     /// (PROTOCOL.md §3.4).
     public static let maxDepth = 64
 
-    /// Reuse `URL`s parsed by earlier decodes (logo and photo URLs repeat from one
-    /// response to the next, and parsing one costs more than decoding a whole team).
-    /// Off: every URL is parsed afresh.
-    public var internsURLs: Bool
-
-    public init(internsURLs: Bool = true) {
-        self.internsURLs = internsURLs
-    }
+    public init() {}
 
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         try bytes.withUnsafeBufferPointer { try decode(type, from: $0) }
@@ -28,7 +21,7 @@ public struct CBORDecoder: Sendable {
     /// Decodes from borrowed memory; nothing refers to `bytes` after this returns.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws -> T {
         let reader = CBORReader(bytes: bytes, maxDepth: Self.maxDepth)
-        var state = CBORDecodingState(reader: reader, internsURLs: internsURLs)
+        var state = CBORDecodingState(reader: reader)
         return try withUnsafeMutablePointer(to: &state) { pointer in
             let cursor = CBORCursor(state: pointer)
             let end = try reader.skipItem(at: 0)
@@ -57,16 +50,14 @@ struct CBORMapEntry {
 /// the per-value decoder structs small (no reference counting, no exclusivity checks).
 struct CBORDecodingState {
     let reader: CBORReader
-    let internsURLs: Bool
     /// Index of the maps currently open, innermost last.
     var mapEntries: [CBORMapEntry] = []
     /// Coding path of the value being decoded, for error messages. It is every container's
     /// `codingPath` too: nested values push and pop their keys around their own decoding.
     var path: [any CodingKey] = []
 
-    init(reader: CBORReader, internsURLs: Bool) {
+    init(reader: CBORReader) {
         self.reader = reader
-        self.internsURLs = internsURLs
         mapEntries.reserveCapacity(64)
         path.reserveCapacity(16)
     }

@@ -20,7 +20,9 @@ struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try next(expected: "\(T.self)") { [cursor, currentIndex] in try cursor.decode(T.self, at: $0, key: CBORIndexKey(currentIndex)) }
+        try next(expected: "\(T.self)") { [cursor, currentIndex] in
+            try cursor.decode(T.self, at: $0, key: CBORIndexKey(currentIndex))
+        }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(

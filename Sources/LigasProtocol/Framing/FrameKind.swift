@@ -1,18 +1,12 @@
-/// What a frame carries; the second byte of the frame header.
+/// What a frame carries; the second byte of the frame header. `summary` says what each
+/// kind is for (and is what `describe` lists).
 public enum FrameKind: UInt8, Sendable, CaseIterable {
-    /// Both directions, first frame on a connection: versions and limits. Request id 0.
     case hello = 0x01
-    /// Client → server: a method call (CBOR `Request`).
     case request = 0x02
-    /// Server → client: a method result (CBOR); with `streamFollows`, a `StreamHeader`.
     case response = 0x03
-    /// Server → client: an `ErrorBody`; request id 0 means the whole connection.
     case error = 0x04
-    /// Server → client: raw bytes of a stream, not CBOR-wrapped.
     case streamChunk = 0x05
-    /// Server → client: `StreamEnd` with the byte count and SHA-256 of the stream.
     case streamEnd = 0x06
-    /// Client → server: stop working on a request id. Empty payload.
     case cancel = 0x07
 
     /// The case name, e.g. `streamChunk`, as errors, logs and `describe` show it. (Not

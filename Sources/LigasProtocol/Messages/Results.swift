@@ -28,7 +28,7 @@ public struct PingResult: Codable, Sendable, Hashable {
     public init() {}
 
     public init(from decoder: any Decoder) throws {
-        _ = try decoder.container(keyedBy: CBORStringKey.self)
+        _ = try decoder.container(keyedBy: CBORKey.self)
     }
 }
 

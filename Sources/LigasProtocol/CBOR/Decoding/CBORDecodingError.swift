@@ -39,24 +39,22 @@ public enum CBORDecodingError: Error, Equatable, Sendable, CustomStringConvertib
     }
 }
 
-/// The coding key used for array positions, rendered as `[n]` in error paths.
-struct CBORIndexKey: CodingKey {
-    let intValue: Int?
-    var stringValue: String { "Index \(intValue ?? 0)" }
+/// The codec's own coding keys: an array position (rendered `[n]` in error paths), or a
+/// map key that is not one of a type's `CodingKeys`.
+enum CBORKey: CodingKey {
+    case index(Int)
+    case name(String)
 
-    init(_ index: Int) { intValue = index }
-    init?(intValue: Int) { self.intValue = intValue }
-    init?(stringValue: String) { return nil }
-}
+    var stringValue: String {
+        switch self {
+        case .index(let index): "Index \(index)"
+        case .name(let name): name
+        }
+    }
 
-/// A map key that is not one of a type's `CodingKeys`, e.g. for `allKeys` of foreign maps.
-struct CBORStringKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { return nil }
+    var intValue: Int? { if case .index(let index) = self { index } else { nil } }
+    init(stringValue: String) { self = .name(stringValue) }
+    init(intValue: Int) { self = .index(intValue) }
 }
 
 enum CBORCodingPath {
@@ -64,7 +62,7 @@ enum CBORCodingPath {
     static func render(_ path: some Sequence<any CodingKey>) -> String {
         var result = ""
         for key in path {
-            if key is CBORIndexKey, let index = key.intValue {
+            if case .index(let index)? = key as? CBORKey {
                 result += "[\(index)]"
             } else {
                 if !result.isEmpty { result += "." }

@@ -68,7 +68,7 @@ struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     func superDecoder() throws -> any Decoder {
         guard let key = Key(stringValue: "super") else {
-            throw CBORDecodingError.keyNotFound(path: cursor.path(appending: CBORStringKey("super")))
+            throw CBORDecodingError.keyNotFound(path: cursor.path(appending: CBORKey.name("super")))
         }
         return try superDecoder(forKey: key)
     }

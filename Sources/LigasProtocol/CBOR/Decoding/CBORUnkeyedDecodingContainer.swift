@@ -21,7 +21,7 @@ struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try next(expected: "\(T.self)") { [cursor, currentIndex] in
-            try cursor.decode(T.self, at: $0, key: CBORIndexKey(currentIndex))
+            try cursor.decode(T.self, at: $0, key: CBORKey.index(currentIndex))
         }
     }
 
@@ -42,7 +42,7 @@ struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     /// Decodes the current item with `body`, then moves past it.
     private mutating func next<T>(expected: @autoclosure () -> String, _ body: (Int) throws -> T) throws -> T {
         guard !isAtEnd else {
-            throw CBORDecodingError.valueNotFound(expected: expected(), path: cursor.path(appending: CBORIndexKey(currentIndex)))
+            throw CBORDecodingError.valueNotFound(expected: expected(), path: cursor.path(appending: CBORKey.index(currentIndex)))
         }
         let value = try body(currentOffset)
         currentOffset = cursor.reader.endOfValidatedItem(at: currentOffset)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// An open map (as a keyed container) or array (as an unkeyed one, with `CBORIndexKey`),
+/// An open map (as a keyed container) or array (as an unkeyed one, with `CBORKey`),
 /// writing entries or items straight into the output. A map's keys are text (their
 /// `stringValue`); the encoder restores deterministic key order when the map closes, and
 /// patches in the count of either when it closes. Only the generic `encode` is written:
@@ -40,7 +40,7 @@ struct CBOREncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol, Un
     }
 
     func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        CBOREncodingContainer<CBORIndexKey>(cursor: cursor, headOffset: cursor.openNested(isMap: false) { try writeKey(key) })
+        CBOREncodingContainer<CBORKey>(cursor: cursor, headOffset: cursor.openNested(isMap: false) { try writeKey(key) })
     }
 
     func superEncoder() -> any Encoder { cursor.unsupportedSuperEncoder() }
@@ -64,7 +64,7 @@ struct CBOREncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol, Un
 
     func encode<T: Encodable>(_ value: T) throws {
         let index = try startItem()
-        try cursor.encode(value, key: CBORIndexKey(index))
+        try cursor.encode(value, key: CBORKey.index(index))
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -74,6 +74,6 @@ struct CBOREncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol, Un
     }
 
     func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        CBOREncodingContainer<CBORIndexKey>(cursor: cursor, headOffset: cursor.openNested(isMap: false) { try startItem() })
+        CBOREncodingContainer<CBORKey>(cursor: cursor, headOffset: cursor.openNested(isMap: false) { try startItem() })
     }
 }

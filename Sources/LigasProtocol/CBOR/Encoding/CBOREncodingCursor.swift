@@ -16,11 +16,9 @@ struct CBOREncodingCursor {
         if let key = key() { state.pointee.path.append(key) }
         defer { state.pointee.path.removeLast(state.pointee.path.count - pathMark) }
         try value.encode(to: CBORValueEncoder(cursor: self, level: level))
-        if state.pointee.open.count > level {
-            try close(downTo: level)
-        } else if state.pointee.out.count == before {
-            state.pointee.out.append(0xA0) // a value that encoded nothing is an empty map
-        }
+        try close(downTo: level)
+        // A value that encoded nothing is an empty map.
+        if state.pointee.out.count == before { state.pointee.out.append(0xA0) }
     }
 
     /// Types with a fixed wire form, plus primitives reached through generic code
@@ -128,17 +126,12 @@ struct CBOREncodingCursor {
                 0, .init(codingPath: state.pointee.path, debugDescription: "duplicate map key (not allowed in CBOR maps)")
             )
         }
-        // Copy the entries out, then write them back in key order.
-        let base = state.pointee.out.base
-        let start = marks[marksStart].entryStart
-        let end = state.pointee.out.count
-        Array(UnsafeBufferPointer(start: base + start, count: end - start)).withUnsafeBufferPointer { entries in
-            var write = base + start
-            for index in order {
-                let range = marks[index].entryStart..<(index + 1 < marks.endIndex ? marks[index + 1].entryStart : end)
-                write.update(from: entries.baseAddress! + (range.lowerBound - start), count: range.count)
-                write += range.count
-            }
+        // Write the entries back in key order, from a copy (maps out of order are rare).
+        let output = state.pointee.out.bytes
+        let end = output.count
+        let sorted = order.flatMap { output[marks[$0].entryStart..<($0 + 1 < marks.endIndex ? marks[$0 + 1].entryStart : end)] }
+        sorted.withUnsafeBufferPointer {
+            (state.pointee.out.base + marks[marksStart].entryStart).update(from: $0.baseAddress!, count: $0.count)
         }
     }
 

@@ -16,7 +16,7 @@ struct CBORValueEncoder: Encoder, SingleValueEncodingContainer {
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        CBOREncodingContainer<CBORIndexKey>(cursor: cursor, headOffset: containerHead(isMap: false))
+        CBOREncodingContainer<CBORKey>(cursor: cursor, headOffset: containerHead(isMap: false))
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { self }

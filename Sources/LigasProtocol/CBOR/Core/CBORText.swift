@@ -26,26 +26,16 @@ enum CBORText {
         }
     }
 
-    /// Checks eight bytes at a time for a set high bit. The last partial word is read
-    /// as an overlapping word (or two overlapping half words for short text) rather
-    /// than byte by byte: most strings end in one, and every skipped string is checked.
+    /// Checks eight bytes at a time for a set high bit; the last word overlaps the one
+    /// before instead of a byte-by-byte tail (most strings end in one, and every skipped
+    /// string is checked).
     @inline(__always)
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let raw = UnsafeRawBufferPointer(bytes)
-        let count = raw.count
-        var accumulated: UInt64 = 0
-        if count >= 8 {
-            var index = 0
-            while index + 8 <= count {
-                accumulated |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                index += 8
-            }
-            accumulated |= raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-        } else if count >= 4 {
-            accumulated = UInt64(raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self)
-                | raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
-        } else {
-            for byte in raw { accumulated |= UInt64(byte) }
+        guard raw.count >= 8 else { return raw.reduce(0, |) < 0x80 }
+        var accumulated = raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)
+        for index in stride(from: 0, to: raw.count - 8, by: 8) {
+            accumulated |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
         }
         return accumulated & 0x8080_8080_8080_8080 == 0
     }

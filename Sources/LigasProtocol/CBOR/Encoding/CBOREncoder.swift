@@ -38,6 +38,8 @@ struct CBOREncodingState {
     /// Where each entry of the open maps starts, and where its value starts (so the key is
     /// the bytes between): to check and restore key order when a map closes.
     var entryMarks: [(entryStart: Int, valueStart: Int)] = []
+    /// Reused by every map that has to be put in key order.
+    var scratch: [UInt8] = []
     /// Coding path of the value being encoded; every container's `codingPath` (see
     /// `CBORDecodingState.path`).
     var path: [any CodingKey] = []

@@ -115,8 +115,9 @@ struct CBOREncodingCursor {
     // MARK: Deterministic key order
 
     /// Puts the entries recorded from `marksStart` in bytewise order of their encoded keys
-    /// (RFC 8949 §4.2.1), and refuses a key written twice. Already-sorted maps (the wire
-    /// types declare their keys in that order) cost one comparison per entry and no copy.
+    /// (RFC 8949 §4.2.1), and refuses a key written twice. An already-sorted map costs one
+    /// comparison per entry and no copy; matches, whose fields are declared in reading
+    /// order, are reordered on every encode.
     private func sortEntries(from marksStart: Int) throws {
         let marks = state.pointee.entryMarks[marksStart...]
         if zip(marks, marks.dropFirst()).allSatisfy({ compareKeys($0, $1) < 0 }) { return }
@@ -126,12 +127,18 @@ struct CBOREncodingCursor {
                 0, .init(codingPath: state.pointee.path, debugDescription: "duplicate map key (not allowed in CBOR maps)")
             )
         }
-        // Write the entries back in key order, from a copy (maps out of order are rare).
+        // Copy the map's entries to the reused scratch buffer, then write them back in key order.
+        let start = marks[marksStart].entryStart
         let output = state.pointee.out.bytes
-        let end = output.count
-        let sorted = order.flatMap { output[marks[$0].entryStart..<($0 + 1 < marks.endIndex ? marks[$0 + 1].entryStart : end)] }
-        sorted.withUnsafeBufferPointer {
-            (state.pointee.out.base + marks[marksStart].entryStart).update(from: $0.baseAddress!, count: $0.count)
+        state.pointee.scratch.removeAll(keepingCapacity: true)
+        state.pointee.scratch.append(contentsOf: UnsafeBufferPointer(rebasing: output[start...]))
+        state.pointee.scratch.withUnsafeBufferPointer { entries in
+            var write = state.pointee.out.base + start
+            for index in order {
+                let range = marks[index].entryStart..<(index + 1 < marks.endIndex ? marks[index + 1].entryStart : output.count)
+                write.update(from: entries.baseAddress! + (range.lowerBound - start), count: range.count)
+                write += range.count
+            }
         }
     }
 

@@ -20,7 +20,9 @@ public struct FrameEncoder: Sendable {
         header.append(to: &out)
         do {
             try CBOREncoder().encode(payload, into: &out)
-            try patchLength(frameStart: start, in: &out)
+            let length = out.count - start - 4
+            guard length <= maxFrameSize else { throw FrameError.frameTooLarge(length: length, limit: maxFrameSize) }
+            out.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(length).bigEndian, toByteOffset: start, as: UInt32.self) }
         } catch {
             out.removeSubrange(start...)
             throw error
@@ -37,12 +39,6 @@ public struct FrameEncoder: Sendable {
         out.appendBigEndian(UInt32(truncatingIfNeeded: length))
         header.append(to: &out)
         out.append(contentsOf: bytes)
-    }
-
-    private func patchLength(frameStart start: Int, in out: inout [UInt8]) throws(FrameError) {
-        let length = out.count - start - 4
-        guard length <= maxFrameSize else { throw .frameTooLarge(length: length, limit: maxFrameSize) }
-        out.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(length).bigEndian, toByteOffset: start, as: UInt32.self) }
     }
 }
 

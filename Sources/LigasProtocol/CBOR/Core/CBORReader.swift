@@ -1,12 +1,6 @@
-/// A decoded CBOR head: major type, additional info, argument and where the item's
-/// content starts.
-struct CBORHead {
-    let major: CBORMajorType
-    let additionalInfo: UInt8
-    let argument: UInt64
-    /// Offset just past the head (the content of strings, the first child of containers).
-    let end: Int
-}
+/// A decoded CBOR head: major type, additional info, argument, and `end`, the offset just
+/// past the head (the content of strings, the first child of containers).
+typealias CBORHead = (major: CBORMajorType, additionalInfo: UInt8, argument: UInt64, end: Int)
 
 /// Reads over untrusted input. `head` and `skipItem` check everything against
 /// `bytes.count` before touching memory and reject indefinite lengths and reserved
@@ -43,13 +37,13 @@ struct CBORReader {
         // init(rawValue:) was not inlined and showed up in profiles.)
         let major = unsafeBitCast(initial >> 5, to: CBORMajorType.self)
         let info = initial & 0x1F
-        guard info >= 24 else { return CBORHead(major: major, additionalInfo: info, argument: UInt64(info), end: offset + 1) }
+        guard info >= 24 else { return (major, info, UInt64(info), offset + 1) }
         let width = 1 << Int(info - 24)
         var argument: UInt64 = 0
         for index in 1...width {
             argument = argument << 8 | UInt64(bytes[offset + index])
         }
-        return CBORHead(major: major, additionalInfo: info, argument: argument, end: offset + 1 + width)
+        return (major, info, argument, offset + 1 + width)
     }
 
     /// Validates the item at `offset` (and everything inside it, text strings included:

@@ -42,10 +42,8 @@ public enum ImageArguments: Codable, Sendable, Hashable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let present = [CodingKeys.url, .league, .team, .player].filter { container.contains($0) }
         guard present.count == 1, let key = present.first else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "exactly one of url, league, team, player is required"
-            ))
+            let reason = "exactly one of url, league, team, player is required"
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: reason))
         }
         switch key {
         case .url: self = .url(try container.decode(URL.self, forKey: .url))

@@ -56,15 +56,6 @@ public struct Request: Codable, Sendable, Hashable {
         self.cache = cache
     }
 
-    public init<M: RPCMethod>(_ method: M.Type, _ arguments: M.Arguments, deadlineMs: UInt32? = nil, cache: CachePolicy = .default) {
-        self.init(Call(method, arguments), deadlineMs: deadlineMs, cache: cache)
-    }
-
-    public init<M: RPCMethod>(_ method: M.Type, deadlineMs: UInt32? = nil, cache: CachePolicy = .default)
-    where M.Arguments == NoArguments {
-        self.init(Call(method), deadlineMs: deadlineMs, cache: cache)
-    }
-
     public var method: any RPCMethod.Type { call.method }
 
     enum CodingKeys: String, CodingKey {

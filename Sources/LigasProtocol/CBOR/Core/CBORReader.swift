@@ -46,13 +46,11 @@ struct CBORReader {
         return (major, info, argument, offset + 1 + width)
     }
 
-    /// Validates the item at `offset` (and everything inside it, text strings included:
-    /// skipped text must be valid UTF-8 too) and returns the offset just past it.
-    /// `depth` is the number of arrays, maps and tags enclosing the item; an array, map
-    /// or tag at depth `maxDepth` or more is refused, so at most `maxDepth` of them nest
-    /// (the top-level item counts as the first). Lengths and counts are checked against
-    /// the rest of the input (every item takes a byte at least), so an announced length
-    /// can never drive a large loop or allocation.
+    /// Validates the item at `offset` and everything inside it (skipped text must be valid
+    /// UTF-8 too), and returns the offset just past it. `depth` counts the arrays, maps and
+    /// tags around the item: one at depth `maxDepth` is refused, so at most `maxDepth` nest
+    /// (the top-level item is the first). Lengths and counts are checked against the rest of
+    /// the input (an item takes a byte at least): no announced length drives a large loop.
     func skipItem(at offset: Int, depth: Int = 0) throws(CBORDecodingError) -> Int {
         let head = try head(at: offset)
         let remaining = UInt64(bytes.count - head.end)

@@ -1,12 +1,9 @@
 import Foundation
 
-/// The growable byte buffer the encoder writes into. A plain pointer rather than an
-/// `[UInt8]`: an encode appends a few hundred small pieces, and each `Array.append`
-/// paid a uniqueness check and a generic copy, the largest cost of encoding. The owner
-/// calls `deallocate()` when done (the encoder does so in a `defer`).
-///
-/// Everything written here is the *preferred* (shortest) serialization required by
-/// RFC 8949 §4.2.1 core deterministic encoding.
+/// The growable byte buffer the encoder writes into, in the preferred (shortest)
+/// serialization of RFC 8949 §4.2.1. A plain pointer rather than an `[UInt8]`: an encode
+/// appends a few hundred small pieces, and each `Array.append` paid a uniqueness check and
+/// a generic copy, the largest cost of encoding. The owner calls `deallocate()`.
 struct CBOROutput {
     private(set) var base = UnsafeMutablePointer<UInt8>.allocate(capacity: 1024)
     private(set) var count = 0

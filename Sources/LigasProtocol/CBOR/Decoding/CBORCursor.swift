@@ -1,9 +1,8 @@
 import Foundation
 
-/// Decodes values at given offsets of the input. Shared by the decoder and its
-/// containers; it is a single pointer, so copying it is free. The primitive readers
-/// take their coding key as an autoclosure: the key is only needed for an error
-/// message, and boxing it into an existential on every field showed in profiles.
+/// Decodes values at given offsets of the input for the decoder and its containers; a
+/// single pointer, so copying it is free. Coding keys are autoclosures: they are needed only
+/// for error messages, and boxing one into an existential on every field showed in profiles.
 struct CBORCursor {
     let state: UnsafeMutablePointer<CBORDecodingState>
 
@@ -105,17 +104,13 @@ struct CBORCursor {
 
     // MARK: Any Decodable
 
-    /// Decodes `T` at `offset`: the types with a wire form of their own are read directly
-    /// (each checks the CBOR type it finds), everything else goes through `init(from:)` with
-    /// `key` pushed onto the path. Every container's `decode` comes here, so a primitive asked
-    /// for in any way gets the same checks and errors.
-    ///
-    /// This runs unspecialised for every nested value, so it avoids anything that needs
-    /// new generic metadata at run time (a `T?` result or an `as? T` cast would look up
-    /// `Optional<T>` on every call): a type is matched by comparing metatypes, and the
-    /// value it decoded is reinterpreted as `T`, which it is. Foundation's own `init(from:)`
-    /// of URL, Date and Data is never used: it would accept other forms (`{"relative": ...}`,
-    /// a bare number, an array of integers).
+    /// Decodes `T` at `offset`; every container's `decode` comes here. The types with a wire
+    /// form of their own are read directly, each checking the CBOR type it finds (Foundation's
+    /// `init(from:)` of URL, Date and Data would accept other forms: `{"relative": ...}`, a
+    /// bare number, an array of integers); everything else goes through `init(from:)` with
+    /// `key` pushed onto the path. This runs unspecialised for every nested value, so types
+    /// are matched by comparing metatypes and the value is reinterpreted as `T`, which it is:
+    /// a `T?` result or an `as? T` cast would look up `Optional<T>` metadata on every call.
     func decode<T: Decodable>(_ type: T.Type, at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> T {
         if T.self == String.self { return unsafeBitCast(try decodeString(at: offset, key: key()), to: T.self) }
         if T.self == URL.self { return unsafeBitCast(try decodeURL(at: offset, key: key()), to: T.self) }

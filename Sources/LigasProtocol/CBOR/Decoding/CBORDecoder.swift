@@ -1,11 +1,9 @@
 import Foundation
 
-/// Decodes `Decodable` values from CBOR (RFC 8949).
-///
-/// Untrusted input is safe: the whole item is validated first (bounds, lengths,
-/// nesting depth, no indefinite lengths, no trailing bytes), and every failure is a
-/// `CBORDecodingError` — shape errors carry the coding path, e.g. `value[3].name`.
-/// Unknown map keys are ignored so newer peers can add fields.
+/// Decodes `Decodable` values from CBOR (RFC 8949). Untrusted input is safe: the whole item
+/// is validated first (bounds, lengths, nesting depth, no indefinite lengths, no trailing
+/// bytes), and every failure is a `CBORDecodingError`, shape errors with the coding path,
+/// e.g. `value[3].name`. Unknown map keys are ignored so newer peers can add fields.
 public struct CBORDecoder: Sendable {
     /// Cap on nesting of arrays, maps and tags; protects the stack. The top-level item is
     /// level 1: 64 levels pass, an array, map or tag at level 65 is `depthLimitExceeded`

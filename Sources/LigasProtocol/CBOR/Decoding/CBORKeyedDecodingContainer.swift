@@ -1,14 +1,10 @@
 import Foundation
 
-/// Keyed access to a map whose entries were indexed into the shared entry stack.
-/// Unknown keys are simply never looked up (forward compatibility).
-///
-/// Only the generic `decode` is written: it witnesses every primitive requirement too
-/// (`CBORCursor.decode` handles them). Optional fields use the standard library's
-/// `decodeIfPresent`, which asks `contains` and `decodeNil` first.
-///
-/// Nested containers obtained with `nestedContainer`/`superDecoder` share this
-/// container's path in error messages; the wire types never use them.
+/// Keyed access to a map whose entries were indexed into the shared entry stack; unknown
+/// keys are never looked up (forward compatibility). The generic `decode` witnesses every
+/// primitive requirement too; optional fields use the standard library's `decodeIfPresent`
+/// (`contains`, `decodeNil`, then `decode`). Nested containers share this container's path
+/// in error messages; the wire types never use them.
 struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let cursor: CBORCursor
     /// This map's entries in the shared stack.

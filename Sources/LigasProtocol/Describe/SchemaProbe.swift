@@ -1,9 +1,8 @@
 import Foundation
 
-/// Reads the wire shape of Codable types by decoding them from nothing: a decoder that hands
-/// out placeholder values and writes down every key, type and optionality the type's
-/// `init(from:)` asks for. The `Codable` conformance stays the one declaration of a type's
-/// fields; `describe` is read off it.
+/// Reads the wire shape of Codable types by decoding them from nothing: a decoder hands out
+/// placeholders and writes down every key, type and optionality `init(from:)` asks for, so
+/// the `Codable` conformance stays the one declaration of a type's fields.
 final class SchemaBook {
     /// Named types in the order they were first met.
     private(set) var types: [TypeDescription] = []

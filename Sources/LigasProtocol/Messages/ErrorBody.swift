@@ -25,10 +25,9 @@ extension ErrorBody {
 }
 
 extension CBORDecodingError {
-    /// The `details` of the error frame answering a payload that failed to decode
-    /// (PROTOCOL.md §3.5): `path` when the payload is well-formed CBOR that does not fit
-    /// the schema (`""` for the top-level item), `offset` (decimal byte offset in the
-    /// payload) when it is not well-formed CBOR at all.
+    /// The `details` of the error frame answering a payload that failed to decode (PROTOCOL.md
+    /// §3.5): `path` when it is well-formed CBOR that does not fit the schema (`""` for the
+    /// top-level item), `offset` (decimal, in the payload) when it is not well-formed CBOR.
     public var details: [String: String] {
         switch self {
         case .keyNotFound(let path), .typeMismatch(_, let path), .valueNotFound(_, let path),

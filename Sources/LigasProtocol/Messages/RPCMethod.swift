@@ -42,7 +42,4 @@ extension Encodable {
         try container.encode(self, forKey: key)
     }
 
-    func encode(in container: inout any SingleValueEncodingContainer) throws {
-        try container.encode(self)
-    }
 }

@@ -11,7 +11,6 @@ public struct Reply: Encodable, Sendable {
 
     /// Encodes the result itself (no wrapper), exactly as the response payload.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try result.encode(in: &container)
+        try result.encode(to: encoder)
     }
 }

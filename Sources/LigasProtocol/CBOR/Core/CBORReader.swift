@@ -32,9 +32,8 @@ struct CBORReader {
     @inline(__always)
     func validatedHead(at offset: Int) -> CBORHead {
         let initial = bytes[offset]
-        // A payload-free enum's cases are numbered in declaration order, and the eight
-        // cases are declared as 0...7: every 3-bit value is a valid case. (The failable
-        // init(rawValue:) was not inlined and showed up in profiles.)
+        // Every 3-bit value is a case, by position (see CBORMajorType); the failable
+        // init(rawValue:) was not inlined and showed up in profiles.
         let major = unsafeBitCast(initial >> 5, to: CBORMajorType.self)
         let info = initial & 0x1F
         guard info >= 24 else { return (major, info, UInt64(info), offset + 1) }
@@ -100,8 +99,8 @@ struct CBORReader {
         return position
     }
 
+    /// Null, or undefined (which PROTOCOL.md treats alike), at a validated offset.
     func isNull(at offset: Int) -> Bool {
-        guard offset >= 0, offset < bytes.count else { return false }
         let byte = bytes[offset]
         return byte == CBORConstant.nullByte || byte == CBORConstant.undefinedByte
     }

@@ -1,17 +1,8 @@
 import Foundation
 
 enum CBORText {
-    /// A String from text that `CBORReader.skipItem` has already validated (the decoder
-    /// validates the whole payload once, before it decodes anything), so no repair
-    /// can happen here.
-    @inline(__always)
-    static func string(validated bytes: UnsafeBufferPointer<UInt8>) -> String {
-        String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Strict UTF-8 validation (RFC 3629: no overlong forms, surrogates or scalars above
-    /// U+10FFFF) of raw bytes, without building a String: every text of a payload is
-    /// checked, also the text that is skipped (unknown keys and values). Most text is ASCII;
+    /// Strict UTF-8 (RFC 3629: no overlong forms, surrogates or scalars above U+10FFFF),
+    /// without building a String: all text is checked, skipped text too. Most text is ASCII;
     /// the rest goes through the standard library's UTF-8 parser.
     static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if isASCII(bytes) { return true }
@@ -26,9 +17,8 @@ enum CBORText {
         }
     }
 
-    /// Checks eight bytes at a time for a set high bit; the last word overlaps the one
-    /// before instead of a byte-by-byte tail (most strings end in one, and every skipped
-    /// string is checked).
+    /// Checks eight bytes at a time for a set high bit; the last word overlaps the one before
+    /// instead of a byte-by-byte tail (most strings end in one, and every string is checked).
     @inline(__always)
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let raw = UnsafeRawBufferPointer(bytes)

@@ -39,8 +39,6 @@ struct CBOROutput {
         count += bytes.count
     }
 
-    // MARK: CBOR items
-
     /// Bytes that follow the initial byte in the shortest head for `argument`.
     @inline(__always)
     static func argumentWidth(_ argument: UInt64) -> Int {

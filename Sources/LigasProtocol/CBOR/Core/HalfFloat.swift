@@ -1,10 +1,9 @@
 /// IEEE 754 binary16 conversions done by hand, because `Float16` is not available on
 /// every platform the client may be built for.
 enum HalfFloat {
-    /// The binary16 bit pattern of `value` if it is exactly representable, else nil.
-    /// NaN is handled by the caller (it has a canonical encoding). The positive patterns
-    /// 0x0000 (zero) ... 0x7C00 (infinity) are ordered like their values, so a binary
-    /// search finds the one equal to the magnitude, if there is one.
+    /// The binary16 bit pattern of `value` if it is exactly representable, else nil (NaN is
+    /// the caller's). The positive patterns 0x0000 (zero) ... 0x7C00 (infinity) are ordered
+    /// like their values, so a binary search finds the one equal to the magnitude, if any.
     static func exactBits(of value: Float) -> UInt16? {
         let magnitude = Double(value.magnitude)
         var low: UInt16 = 0

@@ -70,7 +70,8 @@ struct CBORCursor {
     }
 
     func decodeString(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> String {
-        CBORText.string(validated: try stringBytes(at: offset, major: .text, key: key()))
+        // Validated with the whole payload before decoding began: `decoding` repairs nothing.
+        String(decoding: try stringBytes(at: offset, major: .text, key: key()), as: UTF8.self)
     }
 
     func decodeData(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Data {
@@ -96,7 +97,7 @@ struct CBORCursor {
         let text = try stringBytes(at: textOffset, major: .text, key: key())
         // Logo and photo URLs repeat from one response to the next, and parsing one costs
         // more than decoding a whole team: parsed URLs are reused (URLInternTable).
-        guard let url = URLInternTable.shared.url(utf8: text, parse: { URL(string: CBORText.string(validated: text)) }) else {
+        guard let url = URLInternTable.shared.url(utf8: text, parse: { URL(string: String(decoding: text, as: UTF8.self)) }) else {
             throw CBORDecodingError.invalidValue(reason: "not a URL", path: path(appending: key()))
         }
         return url

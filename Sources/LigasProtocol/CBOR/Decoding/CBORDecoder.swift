@@ -35,17 +35,15 @@ public struct CBORDecoder: Sendable {
 }
 
 /// One indexed entry of a map being decoded: where its text key's bytes are (its value
-/// follows them). Entries of all open maps live in one shared stack to avoid an
-/// allocation per map.
+/// follows them). Entries of all open maps share one stack: no allocation per map.
 struct CBORMapEntry {
     let keyStart: Int
     let keyCount: Int
     var valueOffset: Int { keyStart + keyCount }
 }
 
-/// Mutable state shared by every decoder and container of one `decode` call. It lives
-/// on the stack of `CBORDecoder.decode` and is reached through a pointer, which keeps
-/// the per-value decoder structs small (no reference counting, no exclusivity checks).
+/// State shared by every decoder and container of one `decode` call, on the stack of
+/// `decode` and reached through a pointer: small per-value decoders, no reference counting.
 struct CBORDecodingState {
     let reader: CBORReader
     /// Index of the maps currently open, innermost last.

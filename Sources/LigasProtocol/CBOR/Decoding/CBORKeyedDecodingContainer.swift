@@ -16,7 +16,7 @@ struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         let reader = cursor.reader
         return cursor.state.pointee.mapEntries[entries].compactMap { entry in
             let keyBytes = UnsafeBufferPointer(rebasing: reader.bytes[entry.keyStart..<(entry.keyStart + entry.keyCount)])
-            return Key(stringValue: CBORText.string(validated: keyBytes))
+            return Key(stringValue: String(decoding: keyBytes, as: UTF8.self))
         }
     }
 
@@ -52,9 +52,7 @@ struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         try cursor.decode(T.self, at: require(key), key: key)
     }
 
-    func nestedContainer<NestedKey: CodingKey>(
-        keyedBy type: NestedKey.Type, forKey key: Key
-    ) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<Nested: CodingKey>(keyedBy type: Nested.Type, forKey key: Key) throws -> KeyedDecodingContainer<Nested> {
         try superDecoder(forKey: key).container(keyedBy: type)
     }
 

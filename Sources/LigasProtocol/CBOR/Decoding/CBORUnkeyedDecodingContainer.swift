@@ -25,9 +25,7 @@ struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         }
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(
-        keyedBy type: NestedKey.Type
-    ) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<Nested: CodingKey>(keyedBy type: Nested.Type) throws -> KeyedDecodingContainer<Nested> {
         try superDecoder().container(keyedBy: type)
     }
 

@@ -37,8 +37,6 @@ struct CBORValueDecoder: Decoder, SingleValueDecodingContainer {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
-    // MARK: SingleValueDecodingContainer
-
     func decodeNil() -> Bool { cursor.reader.isNull(at: offset) }
 
     /// Witnesses the primitive requirements too. The value's own path is already on the

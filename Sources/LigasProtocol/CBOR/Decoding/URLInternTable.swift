@@ -1,10 +1,9 @@
 import Foundation
 
-/// Process-wide, bounded memo of `URL(string:)` keyed by the URL's UTF-8 bytes.
-/// Parsing a URL is the most expensive step of decoding a response, and the same
-/// logo/photo URLs arrive again and again; a hit costs a hash, a table lookup and one
-/// memcmp, without even building a String. When the table is full it is simply
-/// emptied (no LRU bookkeeping), so memory stays bounded.
+/// Process-wide, bounded memo of `URL(string:)` by the URL's UTF-8 bytes: parsing a URL is
+/// the most expensive step of decoding a response, and the same logo and photo URLs arrive
+/// again and again. A hit costs a hash, a lookup and a memcmp, without building a String; a
+/// full table is simply emptied (no LRU bookkeeping), so memory stays bounded.
 final class URLInternTable: @unchecked Sendable {
     static let shared = URLInternTable()
     private static let capacity = 4096

@@ -1,10 +1,9 @@
 import Foundation
 
-/// An open map (as a keyed container) or array (as an unkeyed one, with `CBORKey`),
-/// writing entries or items straight into the output. A map's keys are text (their
-/// `stringValue`); the encoder restores deterministic key order when the map closes, and
-/// patches in the count of either when it closes. Only the generic `encode` is written:
-/// it witnesses every primitive requirement too.
+/// An open map (as a keyed container) or array (as an unkeyed one, with `CBORKey`), writing
+/// straight into the output; when it closes the encoder patches in its count and puts a
+/// map's text keys in deterministic order. The generic `encode` witnesses every primitive
+/// requirement too.
 struct CBOREncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol, UnkeyedEncodingContainer {
     let cursor: CBOREncodingCursor
     /// Identifies the container (see `CBOROpenContainer`).

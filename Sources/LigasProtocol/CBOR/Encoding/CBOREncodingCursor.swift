@@ -59,10 +59,9 @@ struct CBOREncodingCursor {
         return headOffset
     }
 
-    /// Opens a container as the next entry or item of an open one, which `start` begins
-    /// (writing the key, or counting the item). It stays open until its parent is written
-    /// to again or closes: the encoder writes in one forward pass. Nested-container APIs
-    /// cannot throw, so a failure is reported when encoding ends.
+    /// Opens a container as the next entry or item of an open one (`start` writes the key or
+    /// counts the item). It stays open until its parent is written to again or closes (one
+    /// forward pass); nested-container APIs cannot throw, so failures are reported at the end.
     func openNested(isMap: Bool, start: () throws -> Void) -> Int {
         do {
             try start()

@@ -1,8 +1,7 @@
 import Foundation
 
-/// The `Encoder` handed to `encode(to:)` for one value. It is also its own
-/// single-value container, writing straight into the output. Two words, so it fits
-/// an existential inline.
+/// The `Encoder` handed to `encode(to:)` for one value; its own single-value container,
+/// writing straight into the output. Two words, so it fits an existential inline.
 struct CBORValueEncoder: Encoder, SingleValueEncodingContainer {
     let cursor: CBOREncodingCursor
     /// Index the value's container gets in the open-container stack.
@@ -34,8 +33,6 @@ struct CBORValueEncoder: Encoder, SingleValueEncodingContainer {
         }
         return existing.headOffset
     }
-
-    // MARK: SingleValueEncodingContainer
 
     func encodeNil() { cursor.state.pointee.out.append(CBORConstant.nullByte) }
 

@@ -1,9 +1,8 @@
 /// Incremental frame decoder: feed it whatever the socket returned, then pull complete
 /// frames; any split of the same byte stream yields the same frames. The length prefix is
 /// checked against `maxFrameSize` as soon as its 4 bytes arrive, before anything is buffered
-/// or allocated for the frame, and the header as soon as its 8 bytes arrive. After an error
-/// the decoder keeps throwing it (the connection must close). It holds at most one frame
-/// plus one read.
+/// or allocated for the frame, and the header as soon as its 8 bytes do. After an error the
+/// decoder keeps throwing it (close the connection); it holds one frame plus one read at most.
 public struct FrameDecoder: Sendable {
     public let maxFrameSize: Int
 

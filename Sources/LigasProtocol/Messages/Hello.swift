@@ -48,11 +48,9 @@ public enum Handshake {
         _ client: Hello, server: Hello, supported: ClosedRange<UInt8> = ProtocolVersion.supported
     ) throws(ErrorBody) -> (reply: Hello, session: NegotiatedSession) {
         guard let version = client.versions.filter(supported.contains).max() else {
-            throw ErrorBody(
-                code: .unsupportedVersion,
-                message: "no common protocol version; server speaks \(supported.lowerBound)...\(supported.upperBound)",
-                details: ["supported": supported.map(String.init).joined(separator: ",")]
-            )
+            let message = "no common protocol version; server speaks \(supported.lowerBound)...\(supported.upperBound)"
+            let details = ["supported": supported.map(String.init).joined(separator: ",")]
+            throw ErrorBody(code: .unsupportedVersion, message: message, details: details)
         }
         try validateLimits(client)
         var reply = server

@@ -4,16 +4,8 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// Coded as its text alone: the standard library's coding of `RawRepresentable` types.
     public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 
     /// A frame could not be parsed (length below 8, unknown kind, reserved flags, bad id,
     /// a frame the peer may not send, an invalid non-request payload or hello). Fatal.

@@ -51,16 +51,6 @@ struct MessageTests {
         #expect(try Request.decode(from: bytes) == Request(Methods.Teams.self, TeamsArguments(league: "ligapro-serie-a")))
     }
 
-    @Test("a call's arguments read as name=value pairs for the request log, absent optionals left out")
-    func argumentsText() {
-        #expect(Call(Methods.Ping.self).argumentsText == "")
-        #expect(Call(Methods.Matches.self, MatchesArguments(league: "serie-a")).argumentsText == "league=serie-a")
-        #expect(Call(Methods.Matches.self, MatchesArguments(league: "serie-a", team: "emelec")).argumentsText
-            == "league=serie-a team=emelec")
-        #expect(Call(Methods.Image.self, .url(Sample.url("https://x.ec/a.png"))).argumentsText == "url=https://x.ec/a.png")
-        #expect(Call(Methods.Image.self, .team("emelec")).description == "image(team=emelec)")
-    }
-
     @Test("an error code this client does not know still decodes")
     func unknownErrorCode() throws {
         let bytes = requestBytes(map([("code", .text("rateLimited")), ("message", .text("slow down"))]))

@@ -1,5 +1,5 @@
 /// A method together with its arguments.
-public struct Call: Sendable, Hashable, CustomStringConvertible {
+public struct Call: Sendable, Hashable {
     public let method: any RPCMethod.Type
     public let arguments: any WireValue
 
@@ -16,19 +16,6 @@ public struct Call: Sendable, Hashable, CustomStringConvertible {
     public func arguments<M: RPCMethod>(of method: M.Type) -> M.Arguments? {
         self.method.name == M.name ? arguments as? M.Arguments : nil
     }
-
-    /// The arguments as `name=value` pairs, e.g. `league=serie-a team=emelec`, for logs.
-    /// Read off the arguments' own fields, so a new method's arguments need nothing here.
-    public var argumentsText: String {
-        Mirror(reflecting: arguments).children.compactMap { child in
-            guard let name = child.label else { return nil }
-            let value = Mirror(reflecting: child.value)
-            guard value.displayStyle == .optional else { return "\(name)=\(child.value)" }
-            return value.children.first.map { "\(name)=\($0.value)" } // absent optionals are left out
-        }.joined(separator: " ")
-    }
-
-    public var description: String { "\(method.name)(\(argumentsText))" }
 
     public static func == (lhs: Call, rhs: Call) -> Bool {
         lhs.method.name == rhs.method.name && lhs.arguments.erased == rhs.arguments.erased

@@ -321,6 +321,9 @@ final class Connection: @unchecked Sendable {
         case .reply(let reply, let source):
             entry.source = source
             sent = sendAtOnce(requestID) { try encoder.appendResponse(id: requestID, reply, to: &$0) }
+        case .encodedReply(let payload, let source):
+            entry.source = source
+            sent = sendAtOnce(requestID) { try encoder.appendRaw(.response, requestID: requestID, bytes: payload, to: &$0) }
         case .failure(let error):
             entry.errorCode = error.code
             sent = sendAtOnce(requestID) { try encoder.appendError(id: requestID, error, to: &$0) }

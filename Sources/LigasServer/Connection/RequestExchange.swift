@@ -25,6 +25,11 @@ struct RequestExchange: Sendable {
             guard await connection.send(requestID, final: true, { encoder, out in
                 try encoder.appendResponse(id: requestID, reply, to: &out)
             }) else { return }
+        case .encodedReply(let payload, let source):
+            entry.source = source
+            guard await connection.send(requestID, final: true, { encoder, out in
+                try encoder.appendRaw(.response, requestID: requestID, bytes: payload, to: &out)
+            }) else { return }
         case .failure(let error):
             entry.errorCode = error.code
             guard await connection.send(requestID, final: true, { encoder, out in

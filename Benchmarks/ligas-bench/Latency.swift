@@ -26,9 +26,8 @@ enum Latency {
         let client = try BlockingClient(socketPath: socketPath)
         let call = Call(Methods.Teams.self, TeamsArguments(league: BenchFixture.league))
         let expected = try client.call(call)
-        guard try decodeTeams(expected).value.count == BenchFixture.teamCount else {
-            throw BlockingClient.Failure(description: "teams: not the fixture's \(BenchFixture.teamCount)")
-        }
+        let teams = try decodeTeams(expected).value.count
+        guard teams > 0 else { throw BlockingClient.Failure(description: "teams: none") }
         for _ in 0..<count / 10 { _ = try client.call(call) }
         var samples = Samples(capacity: count)
         let bytes = expected.count
@@ -38,7 +37,7 @@ enum Latency {
             samples.add(since: start)
             guard payload == expected else { throw BlockingClient.Failure(description: "teams: another answer") }
         }
-        report("unary_teams_blocking_client", samples, count: count, extra: ["payload_bytes": bytes])
+        report("unary_teams_blocking_client", samples, count: count, extra: ["payload_bytes": bytes, "teams": teams])
     }
 
     static func decodeTeams(_ payload: [UInt8]) throws -> TeamsResult {

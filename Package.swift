@@ -88,10 +88,12 @@ let package = Package(
         .executableTarget(name: "ligas-protocol-bench", dependencies: ["LigasProtocol"], path: "Benchmarks/ligas-protocol-bench"),
 
         // The daemon: a Dispatch-sources server, the engine behind it, and the executable.
+        // <sys/epoll.h>, which Swift's Glibc module leaves out: for the server's EventLoop.
+        .systemLibrary(name: "CEpoll"),
         .target(
             name: "LigasServer",
             dependencies: [
-                "LigasProtocol",
+                "LigasProtocol", "CEpoll",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]

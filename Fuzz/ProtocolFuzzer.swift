@@ -1,12 +1,14 @@
 // libFuzzer entry point for the frame decoder and the CBOR decoders, compiled together
-// with Sources/LigasProtocol into one module (see scripts/fuzz-protocol).
+// with Sources/LigasProtocol and the tests' independent CBOR parser
+// (Tests/LigasProtocolTests/Support/CBORItem.swift) into one module (see scripts/fuzz-protocol).
 //
 // Besides "no crash" it checks invariants and traps when one breaks:
 //  - the frame decoder yields the same frames for two different splits of the input;
-//  - decoding with and without the URL intern table accepts the same payloads, with
-//    equal values;
-//  - whatever decodes re-encodes, decodes back equal, and re-encodes to the same bytes;
-//  - re-encoding a generic CBORValue is idempotent.
+//  - the decoder's validation accepts exactly what the independent parser accepts, and
+//    what it refuses gets an error with a byte offset;
+//  - the URL intern table gives, for any text, what URL(string:) gives, remembered or not;
+//  - whatever decodes re-encodes, decodes back equal, and re-encodes to the same bytes,
+//    which the independent parser and writer find already deterministic.
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -19,7 +21,6 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 private let encoder = CBOREncoder()
 private let decoder = CBORDecoder()
-private let uninternedDecoder = CBORDecoder(internsURLs: false)
 
 private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { fatalError("invariant broken: \(message())") }
@@ -51,7 +52,7 @@ private func fuzzFrames(_ bytes: [UInt8]) {
     for frame in whole.frames {
         guard let message = try? Message(frame: frame) else { continue }
         if case .response(_, let payload) = message {
-            for method in Method.allCases { checkReply(method, payload) }
+            for method in Methods.all { checkResult(of: method, payload) }
         }
     }
 }
@@ -64,39 +65,39 @@ private func fuzzPayload(_ bytes: [UInt8]) {
     checkRoundTrip(ErrorBody.self, bytes)
     checkRoundTrip(StreamHeader.self, bytes)
     checkRoundTrip(StreamEnd.self, bytes)
-    for method in Method.allCases { checkReply(method, bytes) }
+    for method in Methods.all { checkResult(of: method, bytes) }
     _ = try? Request.decode(from: bytes)
 
-    if let value = try? CBORDecoder().decodeValue(from: bytes) {
-        let once = value.encoded()
-        guard let again = try? CBORDecoder().decodeValue(from: once) else {
-            fatalError("invariant broken: a re-encoded CBORValue does not decode")
+    if let text = String(validating: bytes, as: UTF8.self) {
+        for _ in 0..<2 { // a miss, then a hit
+            let url = bytes.withUnsafeBufferPointer { URLInternTable.shared.url(utf8: $0) { URL(string: text) } }
+            check(url == URL(string: text), "the URL intern table gives what URL(string:) gives")
         }
-        check(again.encoded() == once, "CBORValue re-encoding is idempotent")
+    }
+
+    let oracle = try? CBORItem.parse(bytes)
+    do {
+        _ = try decoder.decode(AnyWellFormed.self, from: bytes)
+        check(oracle != nil, "the decoder accepts only well-formed items")
+    } catch let error as CBORDecodingError {
+        check(oracle == nil, "the decoder accepts every well-formed item (refused with \(error))")
+        check(error.details["offset"] != nil, "a malformed item is refused with an offset (\(error))")
+    } catch {
+        fatalError("invariant broken: validation threw \(error)")
     }
 }
 
-private func checkReply(_ method: Method, _ bytes: [UInt8]) {
-    switch method {
-    case .ping: checkRoundTrip(PingResult.self, bytes)
-    case .leagues: checkRoundTrip(LeaguesResult.self, bytes)
-    case .teams: checkRoundTrip(TeamsResult.self, bytes)
-    case .players: checkRoundTrip(PlayersResult.self, bytes)
-    case .matches: checkRoundTrip(MatchesResult.self, bytes)
-    case .image: checkRoundTrip(StreamHeader.self, bytes)
-    case .status: checkRoundTrip(DaemonStatus.self, bytes)
-    case .describe: checkRoundTrip(InterfaceDescription.self, bytes)
-    }
+private func checkResult<M: RPCMethod>(of method: M.Type, _ bytes: [UInt8]) {
+    checkRoundTrip(M.Result.self, bytes)
 }
 
 private func checkRoundTrip<T: Codable & Equatable>(_ type: T.Type, _ bytes: [UInt8]) {
-    let value = try? decoder.decode(T.self, from: bytes)
-    check(value == (try? uninternedDecoder.decode(T.self, from: bytes)), "URL interning changes nothing for \(T.self)")
-    guard let value else { return }
+    guard let value = try? decoder.decode(T.self, from: bytes) else { return }
     guard let encoded = try? encoder.encode(value) else {
         fatalError("invariant broken: a decoded \(T.self) cannot be encoded")
     }
     let again = try? decoder.decode(T.self, from: encoded)
     check(again == value, "\(T.self) survives re-encoding")
     check(again.flatMap { try? encoder.encode($0) } == encoded, "\(T.self) re-encodes to the same bytes")
+    check((try? CBORItem.parse(encoded).encoded()) == encoded, "\(T.self) is encoded deterministically")
 }

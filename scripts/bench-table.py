@@ -49,15 +49,30 @@ def row(name, unit, mine, c=None, g=None, target="", met=None):
     rows.append((name, unit, fmt(mine), fmt(c), fmt(g), ratio(mine, c), ratio(mine, g), target, verdict))
 
 
+def at_most(value, limit):
+    return value is not None and limit is not None and value <= limit
+
+
+def at_least(value, limit):
+    return value is not None and limit is not None and value >= limit
+
+
+def times(factor, value):
+    return None if value is None else factor * value
+
+
 c_p50 = get(raw, "pingpong", "p50_us")
+g_p50 = get(grpc, "unary_seq", "p50_us")
 teams_p50 = get(ours, "unary_teams", "p50_us")
+blocking_p50 = get(ours, "unary_teams_blocking_client", "p50_us")
 row("ping round trip p50", "us", get(ours, "unary_ping", "p50_us"), c_p50)
 row("leagues round trip p50", "us", get(ours, "unary_leagues", "p50_us"), c_p50)
-row("teams(24) round trip p50", "us", teams_p50, c_p50, get(grpc, "unary_seq", "p50_us"),
-    "<= 2x C", teams_p50 is not None and c_p50 is not None and teams_p50 <= 2 * c_p50)
-row("teams(24) round trip p99", "us", get(ours, "unary_teams", "p99_us"), get(raw, "pingpong", "p99_us"), get(grpc, "unary_seq", "p99_us"))
-row("teams(24) mean", "us", get(ours, "unary_teams", "mean_us"), get(raw, "pingpong", "mean_us"), get(grpc, "unary_seq", "mean_us"))
-row("teams p50, blocking client*", "us", get(ours, "unary_teams_blocking_client", "p50_us"), c_p50, get(grpc, "unary_seq", "p50_us"))
+row("teams(24) round trip p50, blocking client", "us", blocking_p50, c_p50, g_p50,
+    "<= 2x C", at_most(blocking_p50, times(2, c_p50)))
+row("teams(24) round trip p50, LigasClient", "us", teams_p50, c_p50, g_p50,
+    "<= 3x C", at_most(teams_p50, times(3, c_p50)))
+row("teams(24) round trip p99, LigasClient", "us", get(ours, "unary_teams", "p99_us"), get(raw, "pingpong", "p99_us"), get(grpc, "unary_seq", "p99_us"))
+row("teams(24) mean, LigasClient", "us", get(ours, "unary_teams", "mean_us"), get(raw, "pingpong", "mean_us"), get(grpc, "unary_seq", "mean_us"))
 
 # Throughput lines repeat one test name per client count: key them by both.
 with open(sys.argv[3]) as lines:
@@ -76,15 +91,36 @@ for test, label in (("throughput_teams", "LigasClient"), ("throughput_teams_bloc
         errors = f", {fields['errors']} errors" if fields else ""
         target, met = ("", None)
         if clients == "16" and test == "throughput_teams":
-            target, met = ">= 40,000/s", value is not None and value >= 40000
+            target = ">= 0.4x C, >= 20x gRPC"
+            met = at_least(value, times(0.4, c_conc)) and at_least(value, times(20, g_conc))
         row(f"teams/s, {clients} clients ({label}{errors})", "req/s", value,
             c_conc if clients == "16" else None, g_conc if clients == "16" else None, target, met)
+
+cpu = get(ours, "cpu_per_request", "us")
+row("ligasd CPU per cached teams request, 16 clients", "us", cpu, target="<= 20", met=at_most(cpu, 20))
+row("journald CPU per request, 16 clients", "us", get(ours, "cpu_per_request", "journald_us"))
+row("ligasd CPU per request, one client at a time*", "us", get(ours, "cpu_per_request_sequential", "us"))
+row("journald CPU per request, one client at a time*", "us", get(ours, "cpu_per_request_sequential", "journald_us"))
+
+load = ours.get("load_1000", {})
+cores = get(ours, "load_1000", "cores")
+threads_peak = get(ours, "load_1000", "threads_peak")
+row(f"1,000 connections x 100: ligasd peak threads ({load.get('cores', '?')} cores)", "", threads_peak,
+    target="<= 2 x cores + 8", met=at_most(threads_peak, None if cores is None else 2 * cores + 8))
+load_rate = get(ours, "load_1000", "calls_per_s")
+sixteen = throughput.get(("throughput_teams", "16"))
+row(f"1,000 connections x 100: teams/s ({load.get('errors', '?')} errors)", "req/s", load_rate,
+    target=">= half the 16 clients, 0 errors",
+    met=at_least(load_rate, None if sixteen is None else 0.5 * float(sixteen["calls_per_s"])) and load.get("errors") == "0")
+row("1,000 connections x 100: p50", "ms", get(ours, "load_1000", "p50_ms"))
+row("1,000 connections x 100: p99", "ms", get(ours, "load_1000", "p99_ms"))
 
 c_stream = get(raw, "stream", "mib_per_s")
 g_stream = get(grpc, "stream_raw", "mib_per_s")
 for size in ("1mib", "20mib"):
     value = get(ours, f"stream_{size}", "mib_per_s")
-    row(f"image stream {size[:-3]} MiB from cache", "MiB/s", value, c_stream, g_stream, ">= 1,500", value is not None and value >= 1500)
+    row(f"image stream {size[:-3]} MiB from cache", "MiB/s", value, c_stream, g_stream, ">= 0.3x C, >= 3x gRPC",
+        at_least(value, times(0.3, c_stream)) and at_least(value, times(3, g_stream)))
     row(f"image stream {size[:-3]} MiB, blocking client*", "MiB/s", get(ours, f"stream_{size}_blocking_client", "mib_per_s"), c_stream, g_stream)
 
 
@@ -132,4 +168,5 @@ for r in [headers] + rows:
 print(f"C: ping-pong {raw.get('pingpong', {}).get('req_bytes', '?')}B->{raw.get('pingpong', {}).get('resp_bytes', '?')}B, "
       f"16 conns, 1 MiB stream in 64 KiB writes; gRPC: Teams unary JSON, 16 callers on 1 conn, 1 MiB raw chunks.")
 print("* = extra rows: a blocking single-request client, to separate the daemon's cost from the client library's.")
+print(f"log: {ours.get('log_target', {}).get('target', '?')} at level {ours.get('log_target', {}).get('level', '?')}")
 print(load_note)

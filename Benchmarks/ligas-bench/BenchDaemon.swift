@@ -8,6 +8,10 @@ import LigasTestSupport
 final class BenchDaemon: Sendable {
     let process: SpawnedProcess
     let socketPath: String
+    /// Where its log goes: `journal` (ligasd's default, and what users run) unless
+    /// `LIGASD_LOG_TARGET` says otherwise.
+    let logTarget: String
+    static let defaultLogTarget = ProcessInfo.processInfo.environment["LIGASD_LOG_TARGET"] ?? "journal"
     /// When `systemd-socket-activate` was spawned, for the cold-start figure.
     let spawnedAt: ContinuousClock.Instant
 
@@ -24,8 +28,9 @@ final class BenchDaemon: Sendable {
         settings["LIGASD_IDLE_EXIT"] = "0"
         settings["LIGASD_MAX_CONNECTIONS"] = "1024"
         settings["LIGASD_MAX_CONNECTIONS_PER_UID"] = "1024"  // every bench client is the same user
-        settings["LIGASD_LOG_TARGET"] = settings["LIGASD_LOG_TARGET"] ?? "stderr"
+        settings["LIGASD_LOG_TARGET"] = Self.defaultLogTarget
         settings.merge(extra) { $1 }
+        logTarget = settings["LIGASD_LOG_TARGET"] ?? "journal"
         spawnedAt = .now
         process = try Spawn.start(
             "/usr/bin/systemd-socket-activate",

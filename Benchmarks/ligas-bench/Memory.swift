@@ -9,7 +9,7 @@ enum SlowReader {
         let readSize = 64 << 10
         let pauseMicroseconds = UInt32(1_000_000 * readSize / bytesPerSecond)
         let before = ProcessMemory.residentKiB(of: daemonPID) ?? 0
-        let sampler = PeakMemorySampler(pid: daemonPID)
+        let sampler = PeakSampler.memory(of: daemonPID)
         var streamed = 0
         let start = ContinuousClock.now
         while streamed < totalBytes {

@@ -6,16 +6,17 @@ extension ProcessMemory {
     static func mebibytes(_ kib: Int) -> String { Report.fixed(Double(kib) / 1024) }
 }
 
-/// Samples a process's RSS on its own thread every few milliseconds and keeps the peak.
-final class PeakMemorySampler: Sendable {
+/// Samples one figure of a process (its RSS, its thread count) on a thread of its own every few
+/// milliseconds and keeps the peak.
+final class PeakSampler: Sendable {
     private let peak = Mutex(0)
     private let running = Atomic(true)
     private let done = DispatchSemaphore(value: 0)
 
-    init(pid: Int32, every interval: Duration = .milliseconds(20)) {
+    init(pid: Int32, every interval: Duration = .milliseconds(20), _ measure: @escaping @Sendable (Int32) -> Int?) {
         let thread = Thread { [self] in
             while running.load(ordering: .relaxed) {
-                if let rss = ProcessMemory.residentKiB(of: pid) { peak.withLock { $0 = max($0, rss) } }
+                if let value = measure(pid) { peak.withLock { $0 = max($0, value) } }
                 Thread.sleep(forTimeInterval: Double(Samples.microseconds(interval)) / 1e6)
             }
             done.signal()
@@ -23,7 +24,12 @@ final class PeakMemorySampler: Sendable {
         thread.start()
     }
 
-    /// Stops sampling; returns the peak RSS in KiB.
+    /// The resident size, in KiB.
+    static func memory(of pid: Int32) -> PeakSampler {
+        PeakSampler(pid: pid) { ProcessMemory.residentKiB(of: $0) }
+    }
+
+    /// Stops sampling; returns the peak.
     func stop() -> Int {
         running.store(false, ordering: .relaxed)
         done.wait()

@@ -31,9 +31,10 @@ enum SingleFlight {
                     return try await group.reduce(into: [TeamsSource]()) { $0.append($1) }
                 }
             }
-            // Open the gate only once all of them are in flight (the probe's status call is one more).
+            // Open the gate only once all of them are in flight (the probe's status is answered at
+            // once, so it is never in flight itself).
             let started = ContinuousClock.now
-            while try await probe.status().inFlightRequests < UInt64(clients) + 1 {
+            while try await probe.status().inFlightRequests < UInt64(clients) {
                 guard ContinuousClock.now - started < .seconds(30) else { throw BlockingClient.Failure(description: "requests never all in flight") }
                 try await Task.sleep(for: .milliseconds(5))
             }

@@ -10,10 +10,19 @@ import LigasTestSupport
 ///                                             every figure, ligasd started under systemd-socket-activate
 ///     ligas-bench first-reply SOCKET          one cold-start sample on a socket the user manager holds
 ///     ligas-bench unary SOCKET [N]            only the round trips, against a running ligasd (to profile it)
+///     ligas-bench throughput SOCKET CLIENTS [SECONDS]   only the throughput, likewise
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 if arguments.first == "first-reply", arguments.count == 2 {
     try ColdStart.firstReply(socketPath: arguments[1])
+    exit(0)
+}
+if arguments.first == "throughput", arguments.count >= 3, let clients = Int(arguments[2]) {
+    let seconds = arguments.count > 3 ? Int(arguments[3]) ?? 3 : 3
+    let library = try await Throughput.library(socketPath: arguments[1], clients: clients, duration: .seconds(seconds))
+    Throughput.report("throughput_teams", clients: clients, library)
+    let blocking = try Throughput.blocking(socketPath: arguments[1], clients: clients, duration: .seconds(seconds))
+    Throughput.report("throughput_teams_blocking_clients", clients: clients, blocking)
     exit(0)
 }
 if arguments.first == "unary", arguments.count >= 2 {
@@ -36,65 +45,93 @@ let workspace = TemporaryDirectory()
 let fixture = try BenchFixture.create(in: workspace.url, sampleData: BundledSampleData.baseURL)
 Report.progress("ligasd \(ligasd); data \(fixture.root.path)")
 
-let daemon = try BenchDaemon(ligasd: ligasd, remote: fixture.root.absoluteString, directory: workspace.url, name: "ligasd")
-do {
-    _ = try daemon.firstReply()
-    let idleAtStart = ProcessMemory.residentKiB(of: daemon.pid) ?? 0
+/// Every figure of one running ligasd, started under systemd-socket-activate.
+func benchRunningDaemon() async throws {
+    let daemon = try BenchDaemon(ligasd: ligasd, remote: fixture.root.absoluteString, directory: workspace.url, name: "ligasd")
+    Report.result("log_target", ["target": daemon.logTarget, "level": "info"])
+    do {
+        _ = try daemon.firstReply()
+        let idleAtStart = ProcessMemory.residentKiB(of: daemon.pid) ?? 0
 
-    // Warm the cache: the teams feed, then both big logos (first downloads come from the remote).
-    let warm = try await LigasClient.connect(socketPath: daemon.socketPath, agent: "ligas-bench")
-    let teams = try await warm.teams(league: BenchFixture.league).value
-    var logos: [String: URL] = [:]
-    for (id, _) in BenchFixture.imageTeams {
-        guard let url = teams.first(where: { $0.id == id })?.logoURL else { throw BlockingClient.Failure(description: "no team \(id)") }
-        for try await _ in try await warm.image(.url(url)) {}
-        logos[id] = url
+        // Warm the cache: the teams feed, then both big logos (first downloads come from the remote).
+        let warm = try await LigasClient.connect(socketPath: daemon.socketPath, agent: "ligas-bench")
+        let teams = try await warm.teams(league: BenchFixture.league).value
+        var logos: [String: URL] = [:]
+        for (id, _) in BenchFixture.imageTeams {
+            guard let url = teams.first(where: { $0.id == id })?.logoURL else { throw BlockingClient.Failure(description: "no team \(id)") }
+            for try await _ in try await warm.image(.url(url)) {}
+            logos[id] = url
+        }
+        warm.close()
+        try await Task.sleep(for: .seconds(1))
+        let idleWarm = ProcessMemory.residentKiB(of: daemon.pid) ?? 0
+        Report.result("memory_idle", ["rss_start_mib": ProcessMemory.mebibytes(idleAtStart), "rss_warm_mib": ProcessMemory.mebibytes(idleWarm)])
+
+        Report.progress("ligas-client processes")
+        try ClientProcess.run(
+            client: ligasClient, socketPath: daemon.socketPath, league: BenchFixture.league, runs: quick ? 50 : 200,
+            log: workspace.url.appendingPathComponent("ligas-client.log"))
+
+        Report.progress("unary latency")
+        try await Latency.library(socketPath: daemon.socketPath, count: unaryCount)
+        try Latency.blocking(socketPath: daemon.socketPath, count: unaryCount)
+
+        Report.progress("throughput")
+        let sampler = PeakSampler.memory(of: daemon.pid)
+        for clients in [1, 16, 64] {
+            let library = try await Throughput.library(socketPath: daemon.socketPath, clients: clients, duration: throughputTime)
+            Throughput.report("throughput_teams", clients: clients, library)
+            let blocking = try Throughput.blocking(socketPath: daemon.socketPath, clients: clients, duration: throughputTime)
+            Throughput.report("throughput_teams_blocking_clients", clients: clients, blocking)
+        }
+        Report.result("memory_under_load", ["rss_peak_mib": ProcessMemory.mebibytes(sampler.stop()), "clients": 64])
+
+        Report.progress("CPU per request")
+        let journald = daemon.logTarget == "journal" ? CPUPerRequest.journaldPID() : nil
+        try await CPUPerRequest.measure("cpu_per_request", daemonPID: daemon.pid, journaldPID: journald, extra: ["clients": 16]) {
+            try await Throughput.library(socketPath: daemon.socketPath, clients: 16, duration: throughputTime).requests
+        }
+        try await CPUPerRequest.measure("cpu_per_request_sequential", daemonPID: daemon.pid, journaldPID: journald, extra: ["clients": 1]) {
+            try Throughput.blocking(socketPath: daemon.socketPath, clients: 1, duration: throughputTime).requests
+        }
+
+        Report.progress("1,000 connections")
+        try await ManyConnections.run(socketPath: daemon.socketPath, daemonPID: daemon.pid, connections: 1000, requestsEach: 100)
+
+        Report.progress("streaming")
+        for (id, bytes) in BenchFixture.imageTeams {
+            let repetitions = max(2, (quick ? 100 : 400) / (bytes >> 20))
+            let library = try await Streaming.library(socketPath: daemon.socketPath, url: logos[id]!, repetitions: repetitions)
+            Report.result("stream_\(bytes >> 20)mib", ["n": repetitions, "mib_per_s": Report.fixed(library.mibPerSecond)])
+            let blocking = try Streaming.blocking(socketPath: daemon.socketPath, url: logos[id]!, repetitions: repetitions)
+            Report.result("stream_\(bytes >> 20)mib_blocking_client", ["n": repetitions, "mib_per_s": Report.fixed(blocking.mibPerSecond)])
+        }
+
+        Report.progress("slow reader")
+        try SlowReader.run(
+            socketPath: daemon.socketPath, daemonPID: daemon.pid, url: logos["bench-20mib"]!,
+            totalBytes: quick ? 40 << 20 : 100 << 20, bytesPerSecond: 16 << 20)
+    } catch {
+        await daemon.stop()
+        throw error
     }
-    warm.close()
-    try await Task.sleep(for: .seconds(1))
-    let idleWarm = ProcessMemory.residentKiB(of: daemon.pid) ?? 0
-    Report.result("memory_idle", ["rss_start_mib": ProcessMemory.mebibytes(idleAtStart), "rss_warm_mib": ProcessMemory.mebibytes(idleWarm)])
-
-    Report.progress("ligas-client processes")
-    try ClientProcess.run(
-        client: ligasClient, socketPath: daemon.socketPath, league: BenchFixture.league, runs: quick ? 50 : 200,
-        log: workspace.url.appendingPathComponent("ligas-client.log"))
-
-    Report.progress("unary latency")
-    try await Latency.library(socketPath: daemon.socketPath, count: unaryCount)
-    try Latency.blocking(socketPath: daemon.socketPath, count: unaryCount)
-
-    Report.progress("throughput")
-    let sampler = PeakMemorySampler(pid: daemon.pid)
-    for clients in [1, 16, 64] {
-        let library = try await Throughput.library(socketPath: daemon.socketPath, clients: clients, duration: throughputTime)
-        Throughput.report("throughput_teams", clients: clients, library)
-        let blocking = try Throughput.blocking(socketPath: daemon.socketPath, clients: clients, duration: throughputTime)
-        Throughput.report("throughput_teams_blocking_clients", clients: clients, blocking)
-    }
-    Report.result("memory_under_load", ["rss_peak_mib": ProcessMemory.mebibytes(sampler.stop()), "clients": 64])
-
-    Report.progress("streaming")
-    for (id, bytes) in BenchFixture.imageTeams {
-        let repetitions = max(2, (quick ? 100 : 400) / (bytes >> 20))
-        let library = try await Streaming.library(socketPath: daemon.socketPath, url: logos[id]!, repetitions: repetitions)
-        Report.result("stream_\(bytes >> 20)mib", ["n": repetitions, "mib_per_s": Report.fixed(library.mibPerSecond)])
-        let blocking = try Streaming.blocking(socketPath: daemon.socketPath, url: logos[id]!, repetitions: repetitions)
-        Report.result("stream_\(bytes >> 20)mib_blocking_client", ["n": repetitions, "mib_per_s": Report.fixed(blocking.mibPerSecond)])
-    }
-
-    Report.progress("slow reader")
-    try SlowReader.run(
-        socketPath: daemon.socketPath, daemonPID: daemon.pid, url: logos["bench-20mib"]!,
-        totalBytes: quick ? 40 << 20 : 100 << 20, bytesPerSecond: 16 << 20)
-} catch {
     await daemon.stop()
-    throw error
 }
-await daemon.stop()
 
-Report.progress("single flight")
-try await SingleFlight.run(ligasd: ligasd, fixture: fixture, directory: workspace.url, clients: 100)
+/// Every figure, in order.
+func benchAll() async throws {
+    try await benchRunningDaemon()
+    Report.progress("single flight")
+    try await SingleFlight.run(ligasd: ligasd, fixture: fixture, directory: workspace.url, clients: 100)
 
-Report.progress("cold start")
-try await ColdStart.socketActivate(ligasd: ligasd, remote: fixture.root.absoluteString, directory: workspace.url, runs: quick ? 5 : 20)
+    Report.progress("cold start")
+    try await ColdStart.socketActivate(ligasd: ligasd, remote: fixture.root.absoluteString, directory: workspace.url, runs: quick ? 5 : 20)
+}
+
+// The journal is ligasd's default log target, and what users run: the bench logs there too,
+// starting a journald if none runs (LIGASD_LOG_TARGET=stderr measures the other way).
+if BenchDaemon.defaultLogTarget == "journal" {
+    try await Journald.withRunning { try await benchAll() }
+} else {
+    try await benchAll()
+}

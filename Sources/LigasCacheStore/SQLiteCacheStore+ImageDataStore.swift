@@ -20,6 +20,7 @@ extension SQLiteCacheStore: ImageDataStore {
         ) { [self] index in
             // The same image (same save time and size) or nothing: never a piece of its replacement.
             let piece = try read { db in
+                // A stream reads every piece with this one statement, prepared once (the connection keeps it).
                 try db.firstRow("""
                     SELECT image_piece.bytes FROM image JOIN image_piece USING (url)
                     WHERE url = ? AND image.saved_at = ? AND image.size = ? AND image_piece.seq = ?

@@ -17,7 +17,7 @@ import LigasProtocol
 /// reading its socket (frames already read stay undecoded), so the socket fills and the daemon's
 /// own backpressure pauses the stream; it reads again once they are back under `lowWater`. The
 /// check comes after every chunk, so at most `highWater` plus one chunk (the negotiated chunk size,
-/// 64 KiB by default) waits in the client per connection. One exception, against deadlock: while
+/// 256 KiB by default) waits in the client per connection. One exception, against deadlock: while
 /// another request on the same connection awaits its answer, or another stream's consumer waits
 /// with nothing buffered, the socket is read anyway, since what they wait for may sit behind the
 /// paused stream's chunks, and the paused stream's consumer may be waiting for them before it
@@ -146,11 +146,13 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     private func allocateID() -> UInt32 {
+        dispatchPrecondition(condition: .onQueue(queue))
         defer { nextID = nextID == UInt32.max ? 1 : nextID + 1 }
         return nextID
     }
 
     private func send(_ request: Request, id: UInt32) {
+        dispatchPrecondition(condition: .onQueue(queue))
         var bytes: [UInt8] = []
         do {
             try encoder.appendRequest(id: id, request, to: &bytes)
@@ -165,6 +167,7 @@ final class ClientConnection: @unchecked Sendable {
     /// the socket, often an error frame (id 0) that says why (PROTOCOL.md §6): read and dispatch all
     /// of it, then fail with that error or, if there was none, `connectionClosed`.
     private func writeFailed() {
+        dispatchPrecondition(condition: .onQueue(queue))
         while failure == nil {
             let outcome = readOnce(honouringFlowControl: false)
             if outcome != .data { break }
@@ -218,7 +221,8 @@ final class ClientConnection: @unchecked Sendable {
     /// One read of up to 64 KiB, and the frames it completes. With flow control honoured, frames
     /// stop being dispatched when the connection pauses; they stay in the decoder until it resumes.
     private func readOnce(honouringFlowControl: Bool) -> ReadOutcome {
-        withUnsafeTemporaryAllocation(byteCount: 64 << 10, alignment: 16) { buffer in
+        dispatchPrecondition(condition: .onQueue(queue))
+        return withUnsafeTemporaryAllocation(byteCount: 64 << 10, alignment: 16) { buffer in
             let count = Glibc.read(socket.fd, buffer.baseAddress, buffer.count)
             if count > 0 {
                 decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
@@ -233,6 +237,7 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     private func dispatchDecodedFrames(honouringFlowControl: Bool) {
+        dispatchPrecondition(condition: .onQueue(queue))
         do {
             while failure == nil, !(honouringFlowControl && readingPaused), let frame = try decoder.nextFrame() {
                 dispatch(frame)
@@ -255,6 +260,7 @@ final class ClientConnection: @unchecked Sendable {
 
     /// Pauses or resumes reading the socket, per the rule in the type's comment.
     private func updateReading() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard failure == nil else { return }
         let awaitingAnswers = pending.values.contains { entry in
             switch entry {
@@ -273,6 +279,7 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     private func dispatch(_ frame: Frame) {
+        dispatchPrecondition(condition: .onQueue(queue))
         let message: Message
         do throws(ErrorBody) {
             message = try Message(frame: frame)
@@ -317,6 +324,7 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     private func complete(_ id: UInt32, with result: Result<[UInt8], any Error>) {
+        dispatchPrecondition(condition: .onQueue(queue))
         switch pending.removeValue(forKey: id) {
         case .unary(let continuation): continuation.resume(with: result)
         case .streamHeader(let continuation):
@@ -330,6 +338,7 @@ final class ClientConnection: @unchecked Sendable {
 
     /// Fails everything in flight; the connection is unusable afterwards.
     private func fail(_ error: ClientError) {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard failure == nil else { return }
         failure = error
         helloWaiter?.resume(throwing: error)

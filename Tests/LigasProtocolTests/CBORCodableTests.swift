@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LigasProtocol
+import LigasTestSupport
 
 private struct Unordered: Codable, Equatable {
     var zeta: Int
@@ -57,12 +58,20 @@ private struct Nested: Codable, Equatable {
     }
 }
 
+/// Writes `keys` in this order, one entry each.
 private struct DuplicateKeys: Encodable {
-    enum CodingKeys: String, CodingKey { case same }
+    struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    let keys: [String]
+
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(1, forKey: .same)
-        try container.encode(2, forKey: .same)
+        var container = encoder.container(keyedBy: Key.self)
+        for (index, key) in keys.enumerated() { try container.encode(index, forKey: Key(stringValue: key)) }
     }
 }
 
@@ -129,7 +138,18 @@ struct CBORCodableTests {
         #expect(try CBORDecoder().decode(Linked.self, from: bytes) == value)
         let tagged = try #require(Hex.decode("a1646c696e6bd8207268747470733a2f2f782e65632f612e706e67"))
         #expect(try CBORDecoder().decode(Linked.self, from: tagged) == value)
-        #expect(try CBORDecoder(internsURLs: false).decode(Linked.self, from: tagged) == value)
+    }
+
+    @Test("a remembered URL is the URL its text parses to, on a miss and on every hit")
+    func urlInternTable() {
+        var generator = SeededGenerator(seed: 0x0A1)
+        let texts = (0..<300).map { _ in "https://x.ec/\(Int.random(in: 0..<40, using: &generator))/logo.png?v=\(Int.random(in: 0..<9, using: &generator))" }
+        for text in texts + texts + ["not a url at all \u{1}", ""] {
+            let interned = Array(text.utf8).withUnsafeBufferPointer { bytes in
+                URLInternTable.shared.url(utf8: bytes) { URL(string: text) }
+            }
+            #expect(interned == URL(string: text), "\(text)")
+        }
     }
 
     @Test("text that is not a URL is an invalid value with its path")
@@ -142,15 +162,15 @@ struct CBORCodableTests {
 
     @Test("Foundation's own Codable forms of URL, Data and Date are not accepted")
     func foundationFormsRejected() throws {
-        let urlAsMap = CBORValue.map([.init(.text("link"), .map([.init(.text("relative"), .text("https://x.ec/"))]))])
+        let urlAsMap = CBORItem.textMap(["link": .textMap(["relative": .text("https://x.ec/")])])
         #expect(throws: CBORDecodingError.typeMismatch(expected: "text", path: "link")) {
             try CBORDecoder().decode(Linked.self, from: urlAsMap.encoded())
         }
-        let dataAsArray = CBORValue.map([.init(.text("data"), .array([.unsigned(1), .unsigned(2)]))])
+        let dataAsArray = CBORItem.textMap(["data": .array([.unsigned(1), .unsigned(2)])])
         #expect(throws: CBORDecodingError.typeMismatch(expected: "bytes", path: "data")) {
             try CBORDecoder().decode(Blob.self, from: dataAsArray.encoded())
         }
-        let dateAsMap = CBORValue.map([.init(.text("at"), .map([]))])
+        let dateAsMap = CBORItem.textMap(["at": .map([])])
         #expect(throws: CBORDecodingError.typeMismatch(expected: "date (tag 1)", path: "at")) {
             try CBORDecoder().decode(Clocked.self, from: dateAsMap.encoded())
         }
@@ -185,23 +205,24 @@ struct CBORCodableTests {
         #expect(try CBORDecoder().decode([String].self, from: arrayBytes) == array)
     }
 
-    @Test("encoding the same key twice is refused (CBOR maps have unique keys)")
-    func duplicateKeys() {
-        #expect(throws: EncodingError.self) { try CBOREncoder().encode(DuplicateKeys()) }
+    @Test("encoding the same key twice is refused (CBOR maps have unique keys), wherever the repeat is",
+          arguments: [["same", "same"], ["a", "b", "a"], ["b", "a", "c", "b"]])
+    func duplicateKeys(keys: [String]) throws {
+        #expect(throws: EncodingError.self) { try CBOREncoder().encode(DuplicateKeys(keys: keys)) }
+        #expect(Hex.encode(try CBOREncoder().encode(DuplicateKeys(keys: ["b", "a"]))) == "a2616101616200")
     }
 
     @Test("unknown keys are ignored, however nested")
     func unknownKeysIgnored() throws {
         // A team with extra keys "rating": 5 and "z": {"deep": [1, {"x": null}]}, and a non-text key 7: 8.
-        let team = CBORValue.map([
-            .init(.text("id"), .text("emelec")), .init(.text("name"), .text("Club Sport Emelec")),
-            .init(.text("logoURL"), .text("https://x.ec/emelec.png")), .init(.text("dataSource"), .text("ligapro-api")),
-            .init(.text("rating"), .unsigned(5)),
-            .init(.text("z"), .map([.init(.text("deep"), .array([.unsigned(1), .map([.init(.text("x"), .null)])]))])),
-            .init(.unsigned(7), .unsigned(8)),
+        let team = CBORItem.map([
+            .init(key: .text("id"), value: .text("emelec")), .init(key: .text("name"), value: .text("Club Sport Emelec")),
+            .init(key: .text("logoURL"), value: .text("https://x.ec/emelec.png")),
+            .init(key: .text("dataSource"), value: .text("ligapro-api")), .init(key: .text("rating"), value: .unsigned(5)),
+            .init(key: .text("z"), value: .textMap(["deep": .array([.unsigned(1), .textMap(["x": .null])])])),
+            .init(key: .unsigned(7), value: .unsigned(8)),
         ])
-        let result = CBORValue.map([.init(.text("source"), .text("cache")), .init(.text("value"), .array([team])),
-                                    .init(.text("next"), .text("ignored"))])
+        let result = CBORItem.textMap(["source": .text("cache"), "value": .array([team]), "next": .text("ignored")])
         let decoded = try CBORDecoder().decode(TeamsResult.self, from: result.encoded())
         #expect(decoded.value.map(\.id) == ["emelec"])
     }
@@ -210,7 +231,7 @@ struct CBORCodableTests {
     func missingKeyPath() throws {
         var teams = Sample.teams.map(teamValue)
         teams[1] = teamValue(Sample.teams[1], dropping: "name")
-        let bytes = CBORValue.map([.init(.text("source"), .text("cache")), .init(.text("value"), .array(teams))]).encoded()
+        let bytes = CBORItem.textMap(["source": .text("cache"), "value": .array(teams)]).encoded()
         #expect(throws: CBORDecodingError.keyNotFound(path: "value[1].name")) {
             try CBORDecoder().decode(TeamsResult.self, from: bytes)
         }
@@ -220,7 +241,7 @@ struct CBORCodableTests {
     func typeMismatchPath() throws {
         var teams = Sample.teams.map(teamValue)
         teams[2] = teamValue(Sample.teams[2], replacing: "logoURL", with: .unsigned(42))
-        let bytes = CBORValue.map([.init(.text("source"), .text("cache")), .init(.text("value"), .array(teams))]).encoded()
+        let bytes = CBORItem.textMap(["source": .text("cache"), "value": .array(teams)]).encoded()
         #expect(throws: CBORDecodingError.typeMismatch(expected: "text", path: "value[2].logoURL")) {
             try CBORDecoder().decode(TeamsResult.self, from: bytes)
         }
@@ -228,7 +249,7 @@ struct CBORCodableTests {
 
     @Test("null for a required value is valueNotFound")
     func nullRequired() throws {
-        let bytes = CBORValue.map([.init(.text("source"), .null), .init(.text("value"), .array([]))]).encoded()
+        let bytes = CBORItem.textMap(["source": .null, "value": .array([])]).encoded()
         #expect(throws: CBORDecodingError.valueNotFound(expected: "text", path: "source")) {
             try CBORDecoder().decode(TeamsResult.self, from: bytes)
         }
@@ -236,7 +257,7 @@ struct CBORCodableTests {
 
     @Test("an unknown enumeration text is an invalid value at its path")
     func unknownEnumValue() throws {
-        let bytes = CBORValue.map([.init(.text("source"), .text("disk")), .init(.text("value"), .array([]))]).encoded()
+        let bytes = CBORItem.textMap(["source": .text("disk"), "value": .array([])]).encoded()
         #expect(throws: CBORDecodingError.invalidValue(
             reason: "Cannot initialize ResultSource from invalid String value disk", path: "source"
         )) {
@@ -244,14 +265,14 @@ struct CBORCodableTests {
         }
     }
 
-    @Test("errors come in the same order on both paths: structure, then source, then value")
+    @Test("errors come in a fixed order: structure, then source, then value")
     func errorOrder() throws {
-        let badTeam = CBORValue.map([.init(.text("id"), .unsigned(1))])
-        func result(source: CBORValue?, value: CBORValue?) -> [UInt8] {
-            var pairs: [CBORValue.Pair] = []
-            if let value { pairs.append(.init(.text("value"), value)) }
-            if let source { pairs.append(.init(.text("source"), source)) }
-            return CBORValue.map(pairs).encoded()
+        let badTeam = CBORItem.textMap(["id": .unsigned(1)])
+        func result(source: CBORItem?, value: CBORItem?) -> [UInt8] {
+            var entries: [CBORItem.Entry] = []
+            if let value { entries.append(.init(key: .text("value"), value: value)) }
+            if let source { entries.append(.init(key: .text("source"), value: source)) }
+            return CBORItem.map(entries).encoded()
         }
         #expect(throws: CBORDecodingError.keyNotFound(path: "source")) {
             try CBORDecoder().decode(TeamsResult.self, from: result(source: nil, value: .array([badTeam])))
@@ -281,15 +302,15 @@ struct CBORCodableTests {
         }
     }
 
-    private func teamValue(_ team: Team) -> CBORValue {
+    private func teamValue(_ team: Team) -> CBORItem {
         teamValue(team, dropping: nil)
     }
 
-    private func teamValue(_ team: Team, dropping: String? = nil, replacing: String? = nil, with replacement: CBORValue = .null) -> CBORValue {
-        let fields: [(String, CBORValue)] = [
+    private func teamValue(_ team: Team, dropping: String? = nil, replacing: String? = nil, with replacement: CBORItem = .null) -> CBORItem {
+        let fields: [(String, CBORItem)] = [
             ("id", .text(team.id)), ("name", .text(team.name)),
             ("logoURL", .text(team.logoURL.absoluteString)), ("dataSource", .text(team.dataSource)),
         ]
-        return .map(fields.filter { $0.0 != dropping }.map { .init(.text($0.0), $0.0 == replacing ? replacement : $0.1) })
+        return .map(fields.filter { $0.0 != dropping }.map { .init(key: .text($0.0), value: $0.0 == replacing ? replacement : $0.1) })
     }
 }

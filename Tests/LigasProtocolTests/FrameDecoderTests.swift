@@ -62,11 +62,13 @@ struct FrameDecoderTests {
     func configurableLimit() throws {
         let atLimit = Frame(header: FrameHeader(kind: .streamChunk, requestID: 1), payload: Array(repeating: 7, count: 4096 - 8))
         var decoder = FrameDecoder(maxFrameSize: 4096)
-        decoder.append(atLimit.encoded)
+        var bytes: [UInt8] = []
+        try FrameEncoder(maxFrameSize: .max).appendStreamChunk(id: 1, atLimit.payload, to: &bytes)
+        decoder.append(bytes)
         #expect(try decoder.nextFrame() == atLimit)
-        var overLimit = atLimit
-        overLimit.payload.append(0)
-        decoder.append(overLimit.encoded)
+        bytes = []
+        try FrameEncoder(maxFrameSize: .max).appendStreamChunk(id: 1, atLimit.payload + [0], to: &bytes)
+        decoder.append(bytes)
         #expect(throws: FrameError.frameTooLarge(length: 4097, limit: 4096)) { try decoder.nextFrame() }
     }
 

@@ -9,13 +9,13 @@ struct FrameEncoderTests {
         let encoder = FrameEncoder(maxFrameSize: 4096)
         var out: [UInt8] = [0xAA]
         let big = TeamsResult(source: .cache, value: Array(repeating: Sample.teams[0], count: 60))
-        #expect(throws: FrameError.self) { try encoder.appendResponse(id: 1, big, to: &out) }
+        #expect(throws: FrameError.self) { try encoder.appendResponse(id: 1, Reply(Methods.Teams.self, big), to: &out) }
         #expect(out == [0xAA])
         #expect(throws: FrameError.frameTooLarge(length: 4097, limit: 4096)) {
-            try encoder.appendStreamChunk(id: 1, Array(repeating: 0, count: encoder.maxChunkPayload + 1), to: &out)
+            try encoder.appendStreamChunk(id: 1, Array(repeating: 0, count: encoder.maxFrameSize - FrameHeader.size + 1), to: &out)
         }
         #expect(out == [0xAA])
-        try encoder.appendStreamChunk(id: 1, Array(repeating: 0, count: encoder.maxChunkPayload), to: &out)
+        try encoder.appendStreamChunk(id: 1, Array(repeating: 0, count: encoder.maxFrameSize - FrameHeader.size), to: &out)
         #expect(out.count == 1 + 4 + 4096)
     }
 

@@ -4,10 +4,10 @@ import Testing
 
 @Suite("Messages")
 struct MessageTests {
-    private func requestBytes(_ value: CBORValue) -> [UInt8] { value.encoded() }
+    private func requestBytes(_ value: CBORItem) -> [UInt8] { value.encoded() }
 
-    private func map(_ pairs: [(String, CBORValue)]) -> CBORValue {
-        .map(pairs.map { .init(.text($0.0), $0.1) })
+    private func map(_ pairs: [(String, CBORItem)]) -> CBORItem {
+        .map(pairs.map { .init(key: .text($0.0), value: $0.1) })
     }
 
     @Test("an unknown method is reported as unknownMethod")
@@ -20,7 +20,7 @@ struct MessageTests {
 
     @Test("invalid arguments are badRequest with the offending path")
     func badArguments() {
-        let cases: [(CBORValue, String)] = [
+        let cases: [(CBORItem, String)] = [
             (map([("method", .text("teams"))]), "args"),
             (map([("method", .text("teams")), ("args", map([("team", .text("x"))]))]), "args.league"),
             (map([("method", .text("teams")), ("args", map([("league", .unsigned(3))]))]), "args.league"),

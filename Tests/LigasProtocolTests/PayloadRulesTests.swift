@@ -8,11 +8,11 @@ import LigasTestSupport
 /// an invalid payload, and which CBOR forms are type mismatches.
 @Suite("Payload rules")
 struct PayloadRulesTests {
-    // MARK: Building raw payloads (CBORValue cannot hold invalid UTF-8)
+    // MARK: Building raw payloads (CBORItem cannot hold invalid UTF-8)
 
     /// A text string whose content bytes are `raw`, valid UTF-8 or not (shorter than 24 bytes).
     static func text(raw: [UInt8]) -> [UInt8] { [0x60 | UInt8(raw.count)] + raw }
-    static func text(_ string: String) -> [UInt8] { CBORValue.text(string).encoded() }
+    static func text(_ string: String) -> [UInt8] { CBORItem.text(string).encoded() }
     /// A map head with `count` entries followed by the already encoded keys and values.
     static func map(_ entries: [([UInt8], [UInt8])]) -> [UInt8] {
         [0xA0 | UInt8(entries.count)] + entries.flatMap { $0.0 + $0.1 }
@@ -161,7 +161,7 @@ struct PayloadRulesTests {
 
     @Test("nesting: 64 levels (the top-level map is level 1) are accepted, 65 refused")
     func depthBoundary() throws {
-        #expect(CBORDecoder.defaultMaxDepth == 64)
+        #expect(CBORDecoder.maxDepth == 64)
         #expect(try Request.decode(from: Self.nestedUnderUnknownKey(arrays: 63), using: CBORDecoder()) == Request(Methods.Ping.self))
         let tooDeep = Self.nestedUnderUnknownKey(arrays: 64)
         let error = try #require(requestError(tooDeep))

@@ -7,14 +7,14 @@ import Testing
 struct PropertyTests {
     static let iterations = 300
 
-    /// Encodes, decodes (equal to the original, with and without URL interning), checks
-    /// the bytes are already deterministic, and frames them.
+    /// Encodes, decodes (equal to the original), checks the bytes are already
+    /// deterministic, and frames them.
     private func check<T: Codable & Equatable>(_ value: T, kind: FrameKind = .response) throws {
         let encoded = try CBOREncoder().encode(value)
         #expect(try CBORDecoder().decode(T.self, from: encoded) == value)
-        #expect(try CBORDecoder(internsURLs: false).decode(T.self, from: encoded) == value)
-        // Re-encoding the generic tree sorts keys itself: equal bytes mean they were sorted.
-        #expect(try CBORDecoder().decodeValue(from: encoded).encoded() == encoded)
+        // The tests' own parser and writer (shortest forms, sorted keys) give the same bytes
+        // back only if the encoding was already deterministic.
+        #expect(try CBORItem.parse(encoded).encoded() == encoded)
 
         var frameBytes: [UInt8] = []
         try FrameEncoder(maxFrameSize: .max).append(kind, requestID: kind == .hello ? 0 : 77, payload: value, to: &frameBytes)
@@ -22,7 +22,7 @@ struct PropertyTests {
         decoder.append(frameBytes)
         let frame = try #require(try decoder.nextFrame())
         #expect(frame.payload == encoded)
-        #expect(try frame.decodePayload(as: T.self) == value)
+        #expect(try CBORDecoder().decode(T.self, from: frame.payload) == value)
     }
 
     @Test("requests of every method round-trip")
@@ -45,13 +45,13 @@ struct PropertyTests {
         for _ in 0..<(method == Methods.Describe.self ? 3 : Self.iterations) {
             let reply = random.reply(method)
             let bytes = try CBOREncoder().encode(reply)
-            #expect(try Reply.decode(method: method, payload: bytes) == reply)
+            #expect(try method.reply(decoding: bytes) == reply)
             try checkResult(of: method, reply)
         }
     }
 
     private func checkResult<M: RPCMethod>(of method: M.Type, _ reply: Reply) throws {
-        try check(try #require(reply.result(of: M.self)))
+        try check(try #require(reply.result as? M.Result))
     }
 
     @Test("hello, error, stream header and stream end round-trip")

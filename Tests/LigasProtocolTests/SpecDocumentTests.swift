@@ -46,7 +46,7 @@ struct SpecDocumentTests {
     @Test("the rules of 3.4, 3.5 and 8 cite the decoder's depth limit, the hello minimum and vectors that exist")
     func rulesAgreeWithCode() throws {
         let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        let depth = CBORDecoder.defaultMaxDepth
+        let depth = CBORDecoder.maxDepth
         #expect(flat.contains("This implementation accepts \(depth) levels and refuses an array, map or tag at level \(depth + 1)"))
         #expect(flat.contains("| nesting depth | — | \(depth) |"))
         #expect(flat.contains("A `hello` whose `maxFrameSize` is below \(ProtocolLimits.minimumMaxFrameSize)"))

@@ -16,7 +16,7 @@ struct AnswerAtOnceTests {
                 try client.request(id, Call(Methods.Teams.self, TeamsArguments(league: "ready")))
                 let reply = try #require(await client.nextFrame())
                 #expect(reply.requestID == id && reply.kind == .response)
-                #expect(try reply.decodePayload(as: TeamsResult.self).value.map(\.id) == ["ready"])
+                #expect(try CBORDecoder().decode(TeamsResult.self, from: reply.payload).value.map(\.id) == ["ready"])
             }
             try client.request(21, Call(Methods.Ping.self))
             #expect(try await client.nextFrame()?.requestID == 21)

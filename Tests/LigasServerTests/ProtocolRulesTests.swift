@@ -54,7 +54,7 @@ struct ProtocolRulesTests {
         try await TestServer.run { server in
             let client = try RawClient(path: server.path)
             _ = try await client.hello()
-            let payload = Self.withInvalidUTF8Entry(try CBOREncoder().encode(Request(Methods.Ping.self)))
+            let payload = Self.withInvalidUTF8Entry(try CBOREncoder().encode(Request(Call(Methods.Ping.self))))
             try client.send { try $0.appendRaw(.request, requestID: 4, bytes: payload, to: &$1) }
             let reply = try #require(await client.nextFrame())
             #expect(reply.requestID == 4)
@@ -84,7 +84,7 @@ struct ProtocolRulesTests {
             let client = try RawClient(path: server.path)
             _ = try await client.hello()
             var frame: [UInt8] = []
-            try client.encoder.appendRequest(id: 1, Request(Methods.Ping.self), to: &frame)
+            try client.encoder.appendRequest(id: 1, Request(Call(Methods.Ping.self)), to: &frame)
             frame[7] |= 0x01 // flags are bytes 6-7: set bit 0, streamFollows
             client.send(frame)
             let frames = try await client.framesUntilClosed()
@@ -123,6 +123,7 @@ struct ProtocolRulesTests {
         #expect(spec.contains("| idle timeout | — | 300 s |"))
         #expect(spec.contains("| `maxFrameSize` | each side's `hello` | ligasd 1 MiB (\(defaults.maxFrameSize)); the Swift client 16 MiB (\(ProtocolLimits.defaultClientMaxFrameSize)) |"))
         #expect(spec.contains("| `maxInFlight` | server `hello` | \(defaults.maxInFlightPerConnection) |"))
-        #expect(spec.contains("| `chunkSize` | both `hello`s | \(defaults.chunkSize) |"))
+        #expect(spec.contains("| `chunkSize` | both `hello`s | \(defaults.chunkSize) ("))
+        #expect(Hello(agent: "test").chunkSize == UInt32(defaults.chunkSize), "the Swift client asks for the same")
     }
 }

@@ -122,7 +122,7 @@ struct KnownDigestStreamingTests {
             while let frame = try await client.nextFrame() {
                 if frame.kind == .streamChunk { received += frame.payload.count }
                 if frame.kind == .streamEnd {
-                    let end = try frame.decodePayload(as: StreamEnd.self)
+                    let end = try CBORDecoder().decode(StreamEnd.self, from: frame.payload)
                     #expect(end.sha256 == KnownDigest.claimed)
                     #expect(end.totalBytes == 300 << 10)
                     break

@@ -30,7 +30,7 @@ enum HandFrames {
         case 0: bytes = hello()
         case 1: bytes = request(id, randomCall(), deadlineMs: Bool.random() ? UInt32.random(in: 0...50) : nil,
                                 cache: CachePolicy.allCases.randomElement()!)
-        case 2: try! encoder.appendResponse(id: id, PingResult(), to: &bytes)
+        case 2: try! encoder.append(.response, requestID: id, payload: PingResult(), to: &bytes)
         case 3: try! encoder.appendError(id: id, ErrorBody(code: .internal, message: "from a client"), to: &bytes)
         case 4: try! encoder.appendStreamChunk(id: id, (0..<Int.random(in: 0...512)).map { _ in UInt8.random(in: 0...255) }, to: &bytes)
         case 5: try! encoder.appendStreamEnd(id: id, StreamEnd(totalBytes: 3, sha256: Data(count: 32)), to: &bytes)

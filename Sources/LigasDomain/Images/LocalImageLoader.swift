@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Use cases "Load image data from cache" and "Cache image data".
 public struct LocalImageLoader: Loader {
-    public static let defaultChunkSize = 64 * 1024
+    public static let defaultChunkSize = 256 * 1024
 
     private let store: any ImageDataStore
     private let currentDate: @Sendable () -> Date

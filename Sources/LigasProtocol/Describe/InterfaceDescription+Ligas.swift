@@ -35,12 +35,9 @@ extension InterfaceDescription {
         "StreamHeader", "StreamEnd", "DaemonStatus", "ErrorBody", "InterfaceDescription",
     ]
 
+    /// `sorted` is stable: newer types keep the order they were met in, after these.
     private static func inStableOrder(_ types: [TypeDescription]) -> [TypeDescription] {
-        let rank = Dictionary(uniqueKeysWithValues: version1Order.enumerated().map { ($1, $0) })
-        return types.enumerated().sorted { lhs, rhs in
-            (rank[lhs.element.name] ?? version1Order.count + lhs.offset, lhs.offset)
-                < (rank[rhs.element.name] ?? version1Order.count + rhs.offset, rhs.offset)
-        }.map(\.element)
+        types.sorted { (version1Order.firstIndex(of: $0.name) ?? .max) < (version1Order.firstIndex(of: $1.name) ?? .max) }
     }
 }
 

@@ -1,5 +1,6 @@
 /// Result of `describe`: a machine-readable description of the whole interface, in
-/// the spirit of varlink's interface description. Type expressions use:
+/// the spirit of varlink's interface description. Only this library builds these (with
+/// the memberwise initializers); clients decode them. Type expressions use:
 /// `text`, `uint`, `int`, `bool`, `bytes`, `url` (text), `date` (tag 1),
 /// `[T]` (array of T), `map<text,text>`, or the name of an entry in `types`.
 public struct InterfaceDescription: Codable, Sendable, Hashable {
@@ -9,18 +10,6 @@ public struct InterfaceDescription: Codable, Sendable, Hashable {
     public var types: [TypeDescription]
     public var errors: [ErrorDescription]
     public var frameKinds: [FrameKindDescription]
-
-    public init(
-        name: String, protocolVersion: UInt8, methods: [MethodDescription], types: [TypeDescription],
-        errors: [ErrorDescription], frameKinds: [FrameKindDescription]
-    ) {
-        self.name = name
-        self.protocolVersion = protocolVersion
-        self.methods = methods
-        self.types = types
-        self.errors = errors
-        self.frameKinds = frameKinds
-    }
 }
 
 public struct MethodDescription: Codable, Sendable, Hashable {
@@ -32,14 +21,6 @@ public struct MethodDescription: Codable, Sendable, Hashable {
     public var result: String
     /// True when the result is a stream of raw chunks.
     public var streams: Bool
-
-    public init(name: String, summary: String, arguments: String? = nil, result: String, streams: Bool = false) {
-        self.name = name
-        self.summary = summary
-        self.arguments = arguments
-        self.result = result
-        self.streams = streams
-    }
 }
 
 /// A named type: a map with `fields`, a text enumeration with `values`, or a map with
@@ -54,58 +35,21 @@ public struct TypeDescription: Codable, Sendable, Hashable {
     public enum Kind: String, Codable, Sendable, Hashable {
         case map, `enum`, choice
     }
-
-    public static func map(_ name: String, _ fields: [FieldDescription]) -> TypeDescription {
-        TypeDescription(name: name, kind: .map, fields: fields)
-    }
-
-    public static func textEnum(_ name: String, _ values: [String]) -> TypeDescription {
-        TypeDescription(name: name, kind: .enum, values: values)
-    }
-
-    public static func choice(_ name: String, _ alternatives: [FieldDescription]) -> TypeDescription {
-        TypeDescription(name: name, kind: .choice, oneOf: alternatives)
-    }
-
-    public init(name: String, kind: Kind, fields: [FieldDescription]? = nil, values: [String]? = nil, oneOf: [FieldDescription]? = nil) {
-        self.name = name
-        self.kind = kind
-        self.fields = fields
-        self.values = values
-        self.oneOf = oneOf
-    }
 }
 
 public struct FieldDescription: Codable, Sendable, Hashable {
     public var name: String
     public var type: String
-    public var optional: Bool
-
-    public init(_ name: String, _ type: String, optional: Bool = false) {
-        self.name = name
-        self.type = type
-        self.optional = optional
-    }
+    public var optional = false
 }
 
 public struct ErrorDescription: Codable, Sendable, Hashable {
     public var code: String
     public var summary: String
-
-    public init(code: String, summary: String) {
-        self.code = code
-        self.summary = summary
-    }
 }
 
 public struct FrameKindDescription: Codable, Sendable, Hashable {
     public var name: String
     public var code: UInt8
     public var summary: String
-
-    public init(name: String, code: UInt8, summary: String) {
-        self.name = name
-        self.code = code
-        self.summary = summary
-    }
 }

@@ -1,13 +1,11 @@
 import FoundationEssentials
 
-/// Reads the wire shape of Codable types by decoding them from nothing: a decoder that hands
-/// out placeholder values and writes down every key, type and optionality the type's
-/// `init(from:)` asks for. The `Codable` conformance stays the one declaration of a type's
-/// fields; `describe` is read off it.
+/// Reads the wire shape of Codable types by decoding them from nothing: a decoder hands out
+/// placeholders and writes down every key, type and optionality `init(from:)` asks for, so
+/// the `Codable` conformance stays the one declaration of a type's fields.
 final class SchemaBook {
     /// Named types in the order they were first met.
     private(set) var types: [TypeDescription] = []
-    private var known: Set<String> = []
 
     /// The type expression of `type` (`text`, `[Team]`, `Team`, …), recording the named types
     /// it is made of, and a placeholder value of it (nil when it cannot make one).
@@ -18,9 +16,9 @@ final class SchemaBook {
             return ("[\(array.elementExpression(in: self))]", array.empty as? T)
         }
         if T.self is DescribedAsMap.Type { return ("map", try? T(from: SchemaProbe(book: SchemaBook()))) }
+        let typeName = name ?? String(describing: T.self)
         if let enumeration = T.self as? any TextEnumeration.Type {
-            let typeName = name ?? String(describing: T.self)
-            record(TypeDescription.textEnum(typeName, enumeration.wireValues))
+            record(TypeDescription(name: typeName, kind: .enum, values: enumeration.wireValues))
             return (typeName, enumeration.firstCase as? T)
         }
         if let custom = T.self as? any CustomWireSchema.Type {
@@ -30,34 +28,21 @@ final class SchemaBook {
         }
         let probe = SchemaProbe(book: self)
         let value = try? T(from: probe)
-        switch probe.shape {
-        case .map(let fields):
-            let typeName = name ?? String(describing: T.self)
-            record(TypeDescription.map(typeName, fields.fields))
-            return (typeName, value)
-        case .array(let element):
-            return ("[\(element ?? "?")]", value)
-        case .single(let text):
-            return (text, value)
-        case .unknown:
-            return ("?", value)
-        }
+        guard let fields = probe.fields else { return (probe.singleValue ?? "?", value) }
+        record(TypeDescription(name: typeName, kind: .map, fields: fields))
+        return (typeName, value)
     }
 
     private func record(_ type: TypeDescription) {
-        guard known.insert(type.name).inserted else { return }
-        types.append(type)
+        if !types.contains(where: { $0.name == type.name }) { types.append(type) }
     }
 
     private static func scalar<T>(_ type: T.Type) -> (text: String, value: T?)? {
-        switch T.self {
+        if let integer = T.self as? any FixedWidthInteger.Type { return (integer.isSigned ? "int" : "uint", integer.zero as? T) }
+        if let float = T.self as? any BinaryFloatingPoint.Type { return ("float", float.zero as? T) }
+        return switch T.self {
         case is String.Type: ("text", "" as? T)
         case is Bool.Type: ("bool", false as? T)
-        case is UInt.Type, is UInt8.Type, is UInt16.Type, is UInt32.Type, is UInt64.Type:
-            ("uint", (0 as? T) ?? (UInt8(0) as? T) ?? (UInt16(0) as? T) ?? (UInt32(0) as? T) ?? (UInt64(0) as? T) ?? (UInt(0) as? T))
-        case is Int.Type, is Int8.Type, is Int16.Type, is Int32.Type, is Int64.Type:
-            ("int", (0 as? T) ?? (Int8(0) as? T) ?? (Int16(0) as? T) ?? (Int32(0) as? T) ?? (Int64(0) as? T))
-        case is Double.Type, is Float.Type: ("float", (0.0 as? T) ?? (Float(0) as? T))
         case is Data.Type: ("bytes", Data() as? T)
         case is URL.Type: ("url", URL(string: "ligas:placeholder") as? T)
         case is Date.Type: ("date", Date(timeIntervalSince1970: 0) as? T)
@@ -96,124 +81,75 @@ protocol CustomWireSchema {
 /// The description types themselves: `describe` shows them as plain `map`s.
 protocol DescribedAsMap: Decodable {}
 
-/// What a probed value turned out to be.
-enum ProbedShape {
-    case unknown
-    case single(String)
-    case map(FieldLog)
-    case array(element: String?)
-}
+/// Stops a probe where it cannot go on (no placeholder, or a container the wire types
+/// never ask for: arrays are read off their element type, not decoded by hand).
+struct ProbeStop: Error {}
 
-final class FieldLog {
-    var fields: [FieldDescription] = []
+/// The decoder handed to `init(from:)`; also its own single-value container.
+final class SchemaProbe: Decoder, SingleValueDecodingContainer {
+    let book: SchemaBook
+    /// The fields asked for, in order, once the type asked for a keyed container.
+    var fields: [FieldDescription]?
     /// Keys asked `decodeNil(forKey:)`: how the standard `decodeIfPresent` overloads for
     /// `String`, `Int`, … announce an optional field before they call `decode`.
     var nilChecked: Set<String> = []
-}
-
-struct ProbeStop: Error {}
-
-final class SchemaProbe: Decoder {
-    let book: SchemaBook
-    var shape = ProbedShape.unknown
+    /// The expression of the value asked for through a single-value container.
+    var singleValue: String?
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     init(book: SchemaBook) { self.book = book }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let log: FieldLog
-        if case .map(let existing) = shape { log = existing } else { log = FieldLog(); shape = .map(log) }
-        return KeyedDecodingContainer(ProbeKeyedContainer<Key>(book: book, log: log))
+        fields = fields ?? []
+        return KeyedDecodingContainer(ProbeKeyedContainer<Key>(probe: self))
     }
 
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        ProbeUnkeyedContainer(probe: self)
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw ProbeStop() }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func decodeNil() -> Bool { false }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        guard let value = placeholder(T.self, field: nil) else { throw ProbeStop() }
+        return value
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        ProbeSingleValueContainer(probe: self)
+    /// A placeholder of `T`, writing down its expression as the field `key` or as the value.
+    func placeholder<T: Decodable>(_ type: T.Type, field key: String?, optional: Bool = false) -> T? {
+        let (text, value) = book.expression(of: T.self)
+        if let key { fields?.append(FieldDescription(name: key, type: text, optional: optional)) } else { singleValue = text }
+        return value
     }
-}
-
-private func placeholder<T: Decodable>(_ type: T.Type, book: SchemaBook, into text: inout String) throws -> T {
-    let (expression, value) = book.expression(of: T.self)
-    text = expression
-    guard let value else { throw ProbeStop() }
-    return value
 }
 
 struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let book: SchemaBook
-    let log: FieldLog
+    let probe: SchemaProbe
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { [] }
 
     func contains(_ key: Key) -> Bool { true }
     func decodeNil(forKey key: Key) throws -> Bool {
-        log.nilChecked.insert(key.stringValue)
+        probe.nilChecked.insert(key.stringValue)
         return false
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let value = field(T.self, key, optional: log.nilChecked.contains(key.stringValue))
-        guard let value else { throw ProbeStop() }
+        let optional = probe.nilChecked.contains(key.stringValue)
+        guard let value = probe.placeholder(T.self, field: key.stringValue, optional: optional) else { throw ProbeStop() }
         return value
     }
 
     /// An optional field with no placeholder is simply absent: the probe goes on.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        field(T.self, key, optional: true)
+        probe.placeholder(T.self, field: key.stringValue, optional: true)
     }
 
-    private func field<T: Decodable>(_ type: T.Type, _ key: Key, optional: Bool) -> T? {
-        let (text, value) = book.expression(of: T.self)
-        log.fields.append(FieldDescription(key.stringValue, text, optional: optional))
-        return value
-    }
-
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<Nested: CodingKey>(keyedBy type: Nested.Type, forKey key: Key) throws -> KeyedDecodingContainer<Nested> {
         throw ProbeStop()
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw ProbeStop() }
     func superDecoder() throws -> any Decoder { throw ProbeStop() }
     func superDecoder(forKey key: Key) throws -> any Decoder { throw ProbeStop() }
-}
-
-struct ProbeUnkeyedContainer: UnkeyedDecodingContainer {
-    let probe: SchemaProbe
-    var codingPath: [any CodingKey] { [] }
-    var count: Int? { 1 }
-    var currentIndex = 0
-    var isAtEnd: Bool { currentIndex >= 1 }
-
-    mutating func decodeNil() throws -> Bool { false }
-
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        currentIndex += 1
-        var text = ""
-        defer { probe.shape = .array(element: text) }
-        return try placeholder(T.self, book: probe.book, into: &text)
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        throw ProbeStop()
-    }
-
-    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { throw ProbeStop() }
-    mutating func superDecoder() throws -> any Decoder { throw ProbeStop() }
-}
-
-struct ProbeSingleValueContainer: SingleValueDecodingContainer {
-    let probe: SchemaProbe
-    var codingPath: [any CodingKey] { [] }
-
-    func decodeNil() -> Bool { false }
-
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        var text = ""
-        defer { probe.shape = .single(text) }
-        return try placeholder(T.self, book: probe.book, into: &text)
-    }
 }

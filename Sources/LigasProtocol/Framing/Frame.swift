@@ -10,19 +10,4 @@ public struct Frame: Sendable, Hashable {
 
     public var kind: FrameKind { header.kind }
     public var requestID: UInt32 { header.requestID }
-
-    /// Decodes the CBOR payload as `T`.
-    public func decodePayload<T: Decodable>(as type: T.Type, using decoder: CBORDecoder = CBORDecoder()) throws -> T {
-        try decoder.decode(type, from: payload)
-    }
-
-    /// The frame's wire bytes: length prefix, header, payload. No size limit is applied.
-    public var encoded: [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(4 + FrameHeader.size + payload.count)
-        out.appendBigEndian(UInt32(truncatingIfNeeded: FrameHeader.size + payload.count))
-        header.append(to: &out)
-        out.append(contentsOf: payload)
-        return out
-    }
 }

@@ -1,24 +1,17 @@
-/// Incremental frame decoder: feed it whatever the socket returned, then pull
-/// complete frames. Any split of the same byte stream yields the same frames.
-///
-/// The length prefix is checked against `maxFrameSize` as soon as its 4 bytes
-/// arrive, before anything is buffered or allocated for the frame, and the header as
-/// soon as its 8 bytes arrive. After an error the decoder keeps throwing it: the
-/// connection must be closed. Memory held is at most one frame plus one read.
+/// Incremental frame decoder: feed it whatever the socket returned, then pull complete
+/// frames; any split of the same byte stream yields the same frames. The length prefix is
+/// checked against `maxFrameSize` as soon as its 4 bytes arrive, before anything is buffered
+/// or allocated for the frame, and the header as soon as its 8 bytes do. After an error the
+/// decoder keeps throwing it (close the connection); it holds one frame plus one read at most.
 public struct FrameDecoder: Sendable {
     public let maxFrameSize: Int
-    public let supportedVersions: ClosedRange<UInt8>
 
     private var buffer: [UInt8] = []
     private var readIndex = 0
     private var failure: FrameError?
 
-    public init(
-        maxFrameSize: Int = ProtocolLimits.defaultMaxFrameSize,
-        supportedVersions: ClosedRange<UInt8> = ProtocolVersion.supported
-    ) {
+    public init(maxFrameSize: Int = ProtocolLimits.defaultMaxFrameSize) {
         self.maxFrameSize = maxFrameSize
-        self.supportedVersions = supportedVersions
     }
 
     /// Bytes received but not yet returned as frames.
@@ -50,19 +43,13 @@ public struct FrameDecoder: Sendable {
     private mutating func decodeFrame() throws(FrameError) -> Frame? {
         let available = buffer.count - readIndex
         guard available >= 4 else { return nil }
-        let length = Int(readBigEndianUInt32(at: readIndex))
+        let length = Int(buffer.bigEndian(UInt32.self, at: readIndex))
         guard length <= maxFrameSize else { throw .frameTooLarge(length: length, limit: maxFrameSize) }
         guard length >= FrameHeader.size else { throw .frameTooShort(length: length) }
         guard available >= 4 + FrameHeader.size else { return nil }
 
         let headerStart = readIndex + 4
-        let supportedVersions = supportedVersions
-        let header = try buffer.withUnsafeBufferPointer { buffer throws(FrameError) in
-            try FrameHeader.parse(
-                UnsafeBufferPointer(rebasing: buffer[headerStart..<(headerStart + FrameHeader.size)]),
-                supportedVersions: supportedVersions
-            )
-        }
+        let header = try FrameHeader.parse(buffer, at: headerStart)
         let payloadLength = length - FrameHeader.size
         if header.kind == .cancel, payloadLength != 0 {
             throw .unexpectedPayload(kind: .cancel, length: payloadLength)
@@ -73,10 +60,5 @@ public struct FrameDecoder: Sendable {
         let payload = Array(buffer[payloadStart..<(payloadStart + payloadLength)])
         readIndex += 4 + length
         return Frame(header: header, payload: payload)
-    }
-
-    private func readBigEndianUInt32(at offset: Int) -> UInt32 {
-        UInt32(buffer[offset]) << 24 | UInt32(buffer[offset + 1]) << 16
-            | UInt32(buffer[offset + 2]) << 8 | UInt32(buffer[offset + 3])
     }
 }

@@ -4,32 +4,25 @@
 public struct FrameEncoder: Sendable {
     public var maxFrameSize: Int
     public var version: UInt8
-    public var cborEncoder: CBOREncoder
 
-    public init(
-        maxFrameSize: Int = ProtocolLimits.defaultMaxFrameSize,
-        version: UInt8 = ProtocolVersion.current,
-        cborEncoder: CBOREncoder = CBOREncoder()
-    ) {
+    public init(maxFrameSize: Int = ProtocolLimits.defaultMaxFrameSize, version: UInt8 = ProtocolVersion.current) {
         self.maxFrameSize = maxFrameSize
         self.version = version
-        self.cborEncoder = cborEncoder
     }
-
-    /// Largest raw chunk that fits one `streamChunk` frame for this peer.
-    public var maxChunkPayload: Int { maxFrameSize - FrameHeader.size }
 
     /// Appends a frame whose payload is `payload` encoded as CBOR.
     public func append<Payload: Encodable>(
         _ kind: FrameKind, requestID: UInt32, flags: FrameFlags = [], payload: Payload, to out: inout [UInt8]
     ) throws {
-        let header = try validHeader(kind, requestID: requestID, flags: flags)
+        let header = try FrameHeader(validating: version, kind, flags: flags.rawValue, requestID: requestID)
         let start = out.count
         out.append(contentsOf: [0, 0, 0, 0])
         header.append(to: &out)
         do {
-            try cborEncoder.encode(payload, into: &out)
-            try patchLength(frameStart: start, in: &out)
+            try CBOREncoder().encode(payload, into: &out)
+            let length = out.count - start - 4
+            guard length <= maxFrameSize else { throw FrameError.frameTooLarge(length: length, limit: maxFrameSize) }
+            out.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(length).bigEndian, toByteOffset: start, as: UInt32.self) }
         } catch {
             out.removeSubrange(start...)
             throw error
@@ -40,31 +33,12 @@ public struct FrameEncoder: Sendable {
     public func appendRaw(
         _ kind: FrameKind, requestID: UInt32, flags: FrameFlags = [], bytes: some Collection<UInt8>, to out: inout [UInt8]
     ) throws(FrameError) {
-        let header = try validHeader(kind, requestID: requestID, flags: flags)
+        let header = try FrameHeader(validating: version, kind, flags: flags.rawValue, requestID: requestID)
         let length = FrameHeader.size + bytes.count
         guard length <= maxFrameSize else { throw .frameTooLarge(length: length, limit: maxFrameSize) }
         out.appendBigEndian(UInt32(truncatingIfNeeded: length))
         header.append(to: &out)
         out.append(contentsOf: bytes)
-    }
-
-    /// Refuses to write what the peer's decoder would reject (see `FrameHeader.parse`).
-    private func validHeader(_ kind: FrameKind, requestID: UInt32, flags: FrameFlags) throws(FrameError) -> FrameHeader {
-        let header = FrameHeader(version: version, kind: kind, flags: flags, requestID: requestID)
-        guard FrameFlags.allowed(for: kind).isSuperset(of: flags) else {
-            throw .reservedFlags(kind: kind, flags: flags.rawValue)
-        }
-        guard header.hasValidRequestID else { throw .invalidRequestID(kind: kind, requestID: requestID) }
-        return header
-    }
-
-    private func patchLength(frameStart start: Int, in out: inout [UInt8]) throws(FrameError) {
-        let length = out.count - start - 4
-        guard length <= maxFrameSize else { throw .frameTooLarge(length: length, limit: maxFrameSize) }
-        out[start] = UInt8(truncatingIfNeeded: length >> 24)
-        out[start + 1] = UInt8(truncatingIfNeeded: length >> 16)
-        out[start + 2] = UInt8(truncatingIfNeeded: length >> 8)
-        out[start + 3] = UInt8(truncatingIfNeeded: length)
     }
 }
 
@@ -77,11 +51,6 @@ extension FrameEncoder {
 
     public func appendRequest(id: UInt32, _ request: Request, to out: inout [UInt8]) throws {
         try append(.request, requestID: id, payload: request, to: &out)
-    }
-
-    /// A plain (non-stream) result; `result` must be the method's result type.
-    public func appendResponse<Result: Encodable>(id: UInt32, _ result: Result, to out: inout [UInt8]) throws {
-        try append(.response, requestID: id, payload: result, to: &out)
     }
 
     public func appendResponse(id: UInt32, _ reply: Reply, to out: inout [UInt8]) throws {
@@ -97,7 +66,7 @@ extension FrameEncoder {
         try append(.response, requestID: id, flags: .streamFollows, payload: header, to: &out)
     }
 
-    /// One chunk of raw stream bytes; at most `maxChunkPayload` bytes.
+    /// One chunk of raw stream bytes; at most `maxFrameSize - FrameHeader.size` of them.
     public func appendStreamChunk(id: UInt32, _ bytes: some Collection<UInt8>, to out: inout [UInt8]) throws(FrameError) {
         try appendRaw(.streamChunk, requestID: id, bytes: bytes, to: &out)
     }

@@ -26,31 +26,40 @@ public struct FrameHeader: Sendable, Hashable {
         out.appendBigEndian(requestID)
     }
 
-    /// Parses and validates a header; `bytes` must hold at least `size` bytes.
-    static func parse(
-        _ bytes: UnsafeBufferPointer<UInt8>, supportedVersions: ClosedRange<UInt8>
-    ) throws(FrameError) -> FrameHeader {
-        guard bytes.count >= size else { throw .frameTooShort(length: bytes.count) }
-        let version = bytes[0]
-        guard supportedVersions.contains(version) else { throw .unsupportedVersion(version) }
-        guard let kind = FrameKind(rawValue: bytes[1]) else { throw .unknownFrameKind(bytes[1]) }
-        let flags = UInt16(bytes[2]) << 8 | UInt16(bytes[3])
-        let requestID = UInt32(bytes[4]) << 24 | UInt32(bytes[5]) << 16 | UInt32(bytes[6]) << 8 | UInt32(bytes[7])
-        guard flags & ~FrameFlags.allowed(for: kind).rawValue == 0 else {
-            throw .reservedFlags(kind: kind, flags: flags)
-        }
-        let header = FrameHeader(version: version, kind: kind, flags: FrameFlags(rawValue: flags), requestID: requestID)
-        guard header.hasValidRequestID else { throw .invalidRequestID(kind: kind, requestID: requestID) }
-        return header
+    /// Parses and validates the header at `offset`; `bytes` must hold `size` bytes there.
+    static func parse(_ bytes: [UInt8], at offset: Int) throws(FrameError) -> FrameHeader {
+        let version = bytes[offset]
+        guard ProtocolVersion.supported.contains(version) else { throw .unsupportedVersion(version) }
+        guard let kind = FrameKind(rawValue: bytes[offset + 1]) else { throw .unknownFrameKind(bytes[offset + 1]) }
+        return try FrameHeader(
+            validating: version, kind, flags: bytes.bigEndian(UInt16.self, at: offset + 2),
+            requestID: bytes.bigEndian(UInt32.self, at: offset + 4)
+        )
     }
 
-    /// Hello is connection-level (id 0); calls and their frames use non-zero ids;
-    /// an error frame may use 0 for a connection-level error.
-    var hasValidRequestID: Bool {
-        switch kind {
+    /// A header as a receiver accepts it, so a sender can refuse to write one that would be
+    /// rejected: no flag undefined for the kind; request id 0 on hello (connection-level),
+    /// non-zero on calls and their frames, either on error (0: about the connection).
+    init(validating version: UInt8, _ kind: FrameKind, flags: UInt16, requestID: UInt32) throws(FrameError) {
+        guard flags & ~FrameFlags.allowed(for: kind).rawValue == 0 else { throw .reservedFlags(kind: kind, flags: flags) }
+        let validID = switch kind {
         case .hello: requestID == 0
         case .error: true
         default: requestID != 0
         }
+        guard validID else { throw .invalidRequestID(kind: kind, requestID: requestID) }
+        self.init(version: version, kind: kind, flags: FrameFlags(rawValue: flags), requestID: requestID)
+    }
+}
+
+/// Big-endian integers of the length prefix and the frame header, in plain byte arrays.
+extension Array where Element == UInt8 {
+    mutating func appendBigEndian<I: FixedWidthInteger>(_ value: I) {
+        var bigEndian = value.bigEndian
+        Swift.withUnsafeBytes(of: &bigEndian) { append(contentsOf: $0) }
+    }
+
+    func bigEndian<I: FixedWidthInteger>(_ type: I.Type, at offset: Int) -> I {
+        self[offset..<(offset + I.bitWidth / 8)].reduce(0) { $0 << 8 | I($1) }
     }
 }

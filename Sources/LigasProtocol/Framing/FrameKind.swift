@@ -1,31 +1,17 @@
-/// What a frame carries; the second byte of the frame header.
-public enum FrameKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
-    /// Both directions, first frame on a connection: versions and limits. Request id 0.
+/// What a frame carries; the second byte of the frame header. `summary` says what each
+/// kind is for (and is what `describe` lists).
+public enum FrameKind: UInt8, Sendable, CaseIterable {
     case hello = 0x01
-    /// Client → server: a method call (CBOR `Request`).
     case request = 0x02
-    /// Server → client: a method result (CBOR); with `streamFollows`, a `StreamHeader`.
     case response = 0x03
-    /// Server → client: an `ErrorBody`; request id 0 means the whole connection.
     case error = 0x04
-    /// Server → client: raw bytes of a stream, not CBOR-wrapped.
     case streamChunk = 0x05
-    /// Server → client: `StreamEnd` with the byte count and SHA-256 of the stream.
     case streamEnd = 0x06
-    /// Client → server: stop working on a request id. Empty payload.
     case cancel = 0x07
 
-    public var description: String {
-        switch self {
-        case .hello: "hello"
-        case .request: "request"
-        case .response: "response"
-        case .error: "error"
-        case .streamChunk: "streamChunk"
-        case .streamEnd: "streamEnd"
-        case .cancel: "cancel"
-        }
-    }
+    /// The case name, e.g. `streamChunk`, as errors, logs and `describe` show it. (Not
+    /// `CustomStringConvertible`, so that `String(describing:)` gives exactly that.)
+    public var description: String { String(describing: self) }
 
     /// One line for `describe`.
     public var summary: String {

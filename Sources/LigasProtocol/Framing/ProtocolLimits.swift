@@ -14,8 +14,9 @@ public enum ProtocolLimits {
     public static let defaultClientMaxFrameSize = 16 << 20
     /// Smallest `maxFrameSize` a peer may announce: room for any error or stream-end frame.
     public static let minimumMaxFrameSize = 4096
-    /// Default size of raw stream chunks (never more than the peer's max frame size - 8).
-    public static let defaultChunkSize = 64 << 10
+    /// Default size of raw stream chunks (never more than the peer's max frame size - 8): one
+    /// piece of an image as ligasd's cache stores it (see PROTOCOL.md §8 for why not less).
+    public static let defaultChunkSize = 256 << 10
     /// Default number of requests a server accepts in flight on one connection.
     public static let defaultMaxInFlight = 32
 }

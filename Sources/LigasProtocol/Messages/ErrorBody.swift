@@ -17,17 +17,17 @@ public struct ErrorBody: Error, Codable, Sendable, Hashable, CustomStringConvert
 }
 
 extension ErrorBody {
-    /// A request payload that failed to decode.
-    static func badRequest(_ error: CBORDecodingError) -> ErrorBody {
-        ErrorBody(code: .badRequest, message: error.description, details: error.details)
+    /// Answers a payload that failed to decode: `badRequest` for a request, `badFrame` for
+    /// other kinds, with the decoder's `details` (PROTOCOL.md §3.5).
+    init(code: ErrorCode, decoding error: any Error, context: String = "") {
+        self.init(code: code, message: context + "\(error)", details: (error as? CBORDecodingError)?.details)
     }
 }
 
 extension CBORDecodingError {
-    /// The `details` of the error frame answering a payload that failed to decode
-    /// (PROTOCOL.md §3.5): `path` when the payload is well-formed CBOR that does not fit
-    /// the schema (`""` for the top-level item), `offset` (decimal byte offset in the
-    /// payload) when it is not well-formed CBOR at all.
+    /// The `details` of the error frame answering a payload that failed to decode (PROTOCOL.md
+    /// §3.5): `path` when it is well-formed CBOR that does not fit the schema (`""` for the
+    /// top-level item), `offset` (decimal, in the payload) when it is not well-formed CBOR.
     public var details: [String: String] {
         switch self {
         case .keyNotFound(let path), .typeMismatch(_, let path), .valueNotFound(_, let path),

@@ -48,22 +48,14 @@ public enum Handshake {
         _ client: Hello, server: Hello, supported: ClosedRange<UInt8> = ProtocolVersion.supported
     ) throws(ErrorBody) -> (reply: Hello, session: NegotiatedSession) {
         guard let version = client.versions.filter(supported.contains).max() else {
-            throw ErrorBody(
-                code: .unsupportedVersion,
-                message: "no common protocol version; server speaks \(supported.lowerBound)...\(supported.upperBound)",
-                details: ["supported": supported.map(String.init).joined(separator: ",")]
-            )
+            let message = "no common protocol version; server speaks \(supported.lowerBound)...\(supported.upperBound)"
+            let details = ["supported": supported.map(String.init).joined(separator: ",")]
+            throw ErrorBody(code: .unsupportedVersion, message: message, details: details)
         }
         try validateLimits(client)
         var reply = server
         reply.versions = [version]
-        let session = NegotiatedSession(
-            version: version,
-            peerMaxFrameSize: Int(client.maxFrameSize),
-            maxInFlight: Int(server.maxInFlight),
-            chunkSize: chunkSize(client: client, server: server)
-        )
-        return (reply, session)
+        return (reply, session(version, client: client, server: server, peer: client))
     }
 
     /// Client side: checks the server's reply against what the client offered.
@@ -72,33 +64,26 @@ public enum Handshake {
             throw ErrorBody(code: .unsupportedVersion, message: "server chose a version the client did not offer")
         }
         try validateLimits(received)
-        return NegotiatedSession(
-            version: version,
-            peerMaxFrameSize: Int(received.maxFrameSize),
-            maxInFlight: Int(received.maxInFlight),
-            chunkSize: chunkSize(client: sent, server: received)
-        )
+        return session(version, client: sent, server: received, peer: received)
     }
 
     /// A hello with limits out of range is a malformed hello: `badFrame` (PROTOCOL.md §8),
     /// with `details.path` naming the field.
     private static func validateLimits(_ hello: Hello) throws(ErrorBody) {
-        guard hello.maxFrameSize >= ProtocolLimits.minimumMaxFrameSize else {
-            throw ErrorBody(
-                code: .badFrame, message: "maxFrameSize \(hello.maxFrameSize) is below \(ProtocolLimits.minimumMaxFrameSize)",
-                details: ["path": "maxFrameSize"]
-            )
-        }
-        guard hello.chunkSize > 0 else {
-            throw ErrorBody(code: .badFrame, message: "chunkSize must be positive", details: ["path": "chunkSize"])
-        }
-        guard hello.maxInFlight > 0 else {
-            throw ErrorBody(code: .badFrame, message: "maxInFlight must be positive", details: ["path": "maxInFlight"])
+        let limits = [("maxFrameSize", hello.maxFrameSize, ProtocolLimits.minimumMaxFrameSize), ("chunkSize", hello.chunkSize, 1),
+                      ("maxInFlight", hello.maxInFlight, 1)]
+        for (field, value, minimum) in limits where value < minimum {
+            let message = minimum == 1 ? "\(field) must be positive" : "\(field) \(value) is below \(minimum)"
+            throw ErrorBody(code: .badFrame, message: message, details: ["path": field])
         }
     }
 
-    /// Chunks never exceed what the client can receive in one frame.
-    private static func chunkSize(client: Hello, server: Hello) -> Int {
-        min(Int(client.chunkSize), Int(server.chunkSize), Int(client.maxFrameSize) - FrameHeader.size)
+    /// What one side agreed on with `peer`. Chunks never exceed what the client can receive
+    /// in one frame.
+    private static func session(_ version: UInt8, client: Hello, server: Hello, peer: Hello) -> NegotiatedSession {
+        NegotiatedSession(
+            version: version, peerMaxFrameSize: Int(peer.maxFrameSize), maxInFlight: Int(server.maxInFlight),
+            chunkSize: min(Int(client.chunkSize), Int(server.chunkSize), Int(client.maxFrameSize) - FrameHeader.size)
+        )
     }
 }

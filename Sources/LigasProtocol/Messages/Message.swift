@@ -1,5 +1,5 @@
 /// A received frame with its payload decoded by kind. Plain responses stay raw because
-/// their type depends on the request's method (see `Reply.decode(method:payload:)`).
+/// their type depends on the request's method (see `RPCMethod.decodeResult`).
 public enum Message: Sendable, Hashable {
     case hello(Hello)
     case request(id: UInt32, Request)
@@ -38,10 +38,8 @@ public enum Message: Sendable, Hashable {
     private static func payload<T: Decodable>(_ type: T.Type, of frame: Frame, _ decoder: CBORDecoder) throws(ErrorBody) -> T {
         do {
             return try decoder.decode(type, from: frame.payload)
-        } catch let error as CBORDecodingError {
-            throw ErrorBody(code: .badFrame, message: "invalid \(frame.kind) payload: \(error)", details: error.details)
         } catch {
-            throw ErrorBody(code: .badFrame, message: "invalid \(frame.kind) payload: \(error)")
+            throw ErrorBody(code: .badFrame, decoding: error, context: "invalid \(frame.kind) payload: ")
         }
     }
 }

@@ -2,30 +2,18 @@ import FoundationEssentials
 
 /// `teams`: the teams of one league.
 public struct TeamsArguments: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case league
-    }
-
     public var league: String
     public init(league: String) { self.league = league }
 }
 
 /// `players`: the squad of one team.
 public struct PlayersArguments: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case team
-    }
-
     public var team: String
     public init(team: String) { self.team = team }
 }
 
 /// `matches`: a league's matches, optionally only those of one team.
 public struct MatchesArguments: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case league, team
-    }
-
     public var league: String
     public var team: String?
     public init(league: String, team: String? = nil) {
@@ -54,10 +42,8 @@ public enum ImageArguments: Codable, Sendable, Hashable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let present = [CodingKeys.url, .league, .team, .player].filter { container.contains($0) }
         guard present.count == 1, let key = present.first else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "exactly one of url, league, team, player is required"
-            ))
+            let reason = "exactly one of url, league, team, player is required"
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: reason))
         }
         switch key {
         case .url: self = .url(try container.decode(URL.self, forKey: .url))
@@ -80,8 +66,9 @@ public enum ImageArguments: Codable, Sendable, Hashable {
 
 /// One key of several: stated here, beside the custom coding that reads it.
 extension ImageArguments: CustomWireSchema {
-    static let wireSchema = TypeDescription.choice("ImageArguments", [
-        .init("url", "url"), .init("league", "text"), .init("team", "text"), .init("player", "text"),
+    static let wireSchema = TypeDescription(name: "ImageArguments", kind: .choice, oneOf: [
+        .init(name: "url", type: "url"), .init(name: "league", type: "text"), .init(name: "team", type: "text"),
+        .init(name: "player", type: "text"),
     ])
-    static let wireReferences: [any Decodable.Type] = []
+    static var wireReferences: [any Decodable.Type] { [] }
 }

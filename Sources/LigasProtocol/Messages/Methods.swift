@@ -14,14 +14,12 @@ public enum Methods {
     }
 
     public enum Ping: RPCMethod {
-        public typealias Arguments = NoArguments
         public typealias Result = PingResult
         public static let name = "ping"
         public static let summary = "Liveness check; answers an empty map."
     }
 
     public enum Leagues: RPCMethod {
-        public typealias Arguments = NoArguments
         public typealias Result = LeaguesResult
         public static let name = "leagues"
         public static let summary = "All known leagues."
@@ -64,14 +62,12 @@ public enum Methods {
     }
 
     public enum Status: RPCMethod {
-        public typealias Arguments = NoArguments
         public typealias Result = DaemonStatus
         public static let name = "status"
         public static let summary = "Daemon counters."
     }
 
     public enum Describe: RPCMethod {
-        public typealias Arguments = NoArguments
         public typealias Result = InterfaceDescription
         public static let name = "describe"
         public static let summary = "This description."

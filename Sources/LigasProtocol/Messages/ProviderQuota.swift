@@ -1,9 +1,5 @@
 /// One metered provider's requests this month, in `status` (absent when no provider is metered).
 public struct ProviderQuota: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case provider, month, used, budget, remaining, reportedLimit, reportedRemaining
-    }
-
     /// The data source, e.g. "flashlive".
     public var provider: String
     /// The calendar month counted, UTC: "2026-11".

@@ -5,8 +5,8 @@ public typealias WireValue = Codable & Sendable & Hashable
 /// whether it streams, and its summary. `Methods.all` lists them; request and reply
 /// decoding, `describe`, the request log and the daemon's dispatch all come from there.
 public protocol RPCMethod: Sendable {
-    /// `NoArguments` for a method whose request has no `args` key.
-    associatedtype Arguments: WireValue
+    /// `NoArguments` (the default) for a method whose request has no `args` key.
+    associatedtype Arguments: WireValue = NoArguments
     /// The response payload; for a streaming method, the stream header.
     associatedtype Result: WireValue
     static var name: String { get }
@@ -42,7 +42,4 @@ extension Encodable {
         try container.encode(self, forKey: key)
     }
 
-    func encode(in container: inout any SingleValueEncodingContainer) throws {
-        try container.encode(self)
-    }
 }

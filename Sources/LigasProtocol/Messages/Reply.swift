@@ -1,6 +1,6 @@
 /// A method's result, with the method it answers. The wire carries no method name in
-/// responses: the client knows it from the request id, and passes it to `decode`.
-public struct Reply: Encodable, Sendable, Hashable {
+/// responses: the client knows it from the request id, and decodes with `decodeResult`.
+public struct Reply: Encodable, Sendable {
     public let method: any RPCMethod.Type
     public let result: any WireValue
 
@@ -9,35 +9,8 @@ public struct Reply: Encodable, Sendable, Hashable {
         self.result = result
     }
 
-    public static func decode(
-        method: any RPCMethod.Type, payload: [UInt8], using decoder: CBORDecoder = CBORDecoder()
-    ) throws -> Reply {
-        try method.reply(decoding: payload, using: decoder)
-    }
-
-    /// The result, typed, if this answers `method`.
-    public func result<M: RPCMethod>(of method: M.Type) -> M.Result? {
-        self.method.name == M.name ? result as? M.Result : nil
-    }
-
     /// Encodes the result itself (no wrapper), exactly as the response payload.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try result.encode(in: &container)
-    }
-
-    public static func == (lhs: Reply, rhs: Reply) -> Bool {
-        lhs.method.name == rhs.method.name && lhs.result.erased == rhs.result.erased
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(method.name)
-        hasher.combine(result.erased)
-    }
-}
-
-extension RPCMethod {
-    fileprivate static func reply(decoding payload: [UInt8], using decoder: CBORDecoder) throws -> Reply {
-        Reply(Self.self, try decodeResult(payload, using: decoder))
+        try result.encode(to: encoder)
     }
 }

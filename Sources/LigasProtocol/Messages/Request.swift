@@ -1,5 +1,5 @@
 /// A method together with its arguments.
-public struct Call: Sendable, Hashable, CustomStringConvertible {
+public struct Call: Sendable, Hashable {
     public let method: any RPCMethod.Type
     public let arguments: any WireValue
 
@@ -16,26 +16,6 @@ public struct Call: Sendable, Hashable, CustomStringConvertible {
     public func arguments<M: RPCMethod>(of method: M.Type) -> M.Arguments? {
         self.method.name == M.name ? arguments as? M.Arguments : nil
     }
-
-    /// The arguments as `name=value` pairs, e.g. `league=serie-a team=emelec`, for logs.
-    /// Read off the arguments' own fields, so a new method's arguments need nothing here.
-    public var argumentsText: String {
-        Self.pairs(of: arguments).map { "\($0.name)=\($0.value)" }.joined(separator: " ")
-    }
-
-    private static func pairs(of value: Any) -> [(name: String, value: String)] {
-        Mirror(reflecting: value).children.flatMap { child -> [(name: String, value: String)] in
-            guard let name = child.label else { return [] }
-            let mirror = Mirror(reflecting: child.value)
-            if mirror.displayStyle == .optional {
-                guard let wrapped = mirror.children.first?.value else { return [] }
-                return [(name, "\(wrapped)")]
-            }
-            return [(name, "\(child.value)")]
-        }
-    }
-
-    public var description: String { "\(method.name)(\(argumentsText))" }
 
     public static func == (lhs: Call, rhs: Call) -> Bool {
         lhs.method.name == rhs.method.name && lhs.arguments.erased == rhs.arguments.erased
@@ -63,15 +43,6 @@ public struct Request: Codable, Sendable, Hashable {
         self.cache = cache
     }
 
-    public init<M: RPCMethod>(_ method: M.Type, _ arguments: M.Arguments, deadlineMs: UInt32? = nil, cache: CachePolicy = .default) {
-        self.init(Call(method, arguments), deadlineMs: deadlineMs, cache: cache)
-    }
-
-    public init<M: RPCMethod>(_ method: M.Type, deadlineMs: UInt32? = nil, cache: CachePolicy = .default)
-    where M.Arguments == NoArguments {
-        self.init(Call(method), deadlineMs: deadlineMs, cache: cache)
-    }
-
     public var method: any RPCMethod.Type { call.method }
 
     enum CodingKeys: String, CodingKey {
@@ -81,7 +52,9 @@ public struct Request: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decode(String.self, forKey: .method)
-        guard let method = Methods.named(name) else { throw UnknownMethodError(name: name) }
+        guard let method = Methods.named(name) else {
+            throw ErrorBody(code: .unknownMethod, message: "unknown method \"\(name)\"", details: ["method": name])
+        }
         cache = try container.decodeIfPresent(CachePolicy.self, forKey: .cache) ?? .default
         deadlineMs = try container.decodeIfPresent(UInt32.self, forKey: .deadlineMs)
         call = try method.call(from: container)
@@ -96,16 +69,15 @@ public struct Request: Codable, Sendable, Hashable {
     }
 
     /// Server side: decodes a request payload, mapping failures to the error frame to
-    /// send back (`unknownMethod`, or `badRequest` with the offending path).
+    /// send back (`unknownMethod`, which decoding throws as it is, or `badRequest` with the
+    /// offending path).
     public static func decode(from payload: [UInt8], using decoder: CBORDecoder = CBORDecoder()) throws(ErrorBody) -> Request {
         do {
             return try decoder.decode(Request.self, from: payload)
-        } catch let error as UnknownMethodError {
-            throw ErrorBody(code: .unknownMethod, message: "unknown method \"\(error.name)\"", details: ["method": error.name])
-        } catch let error as CBORDecodingError {
-            throw ErrorBody.badRequest(error)
+        } catch let error as ErrorBody {
+            throw error
         } catch {
-            throw ErrorBody(code: .badRequest, message: "\(error)")
+            throw ErrorBody(code: .badRequest, decoding: error)
         }
     }
 }
@@ -117,16 +89,11 @@ extension RPCMethod {
     }
 }
 
-/// Thrown while decoding a `Request` whose method name is not known.
-public struct UnknownMethodError: Error, Sendable, Hashable {
-    public var name: String
-}
-
 /// `args` depends on the method, so the shape is stated here, beside that coding.
 extension Request: CustomWireSchema {
-    static let wireSchema = TypeDescription.map("Request", [
-        .init("method", "text"), .init("args", "map", optional: true),
-        .init("cache", "CachePolicy", optional: true), .init("deadlineMs", "uint", optional: true),
+    static let wireSchema = TypeDescription(name: "Request", kind: .map, fields: [
+        .init(name: "method", type: "text"), .init(name: "args", type: "map", optional: true),
+        .init(name: "cache", type: "CachePolicy", optional: true), .init(name: "deadlineMs", type: "uint", optional: true),
     ])
-    static let wireReferences: [any Decodable.Type] = [CachePolicy.self]
+    static var wireReferences: [any Decodable.Type] { [CachePolicy.self] }
 }

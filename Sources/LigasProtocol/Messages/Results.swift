@@ -8,10 +8,6 @@ public enum ResultSource: String, Codable, Sendable, CaseIterable, TextEnumerati
 
 /// Result of the data methods: `{"source": "cache"|"remote"|"builtIn", "value": ...}`.
 public struct Sourced<Value: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case source, value
-    }
-
     public var source: ResultSource
     public var value: Value
 
@@ -26,16 +22,13 @@ public typealias TeamsResult = Sourced<[Team]>
 public typealias PlayersResult = Sourced<[Player]>
 public typealias MatchesResult = Sourced<Matches>
 
-/// Result of `ping`: an empty map (liveness and round-trip time only).
+/// Result of `ping`: an empty map (liveness and round-trip time only). It encodes nothing,
+/// which the encoder writes as an empty map; decoding insists on a map.
 public struct PingResult: Codable, Sendable, Hashable {
     public init() {}
 
     public init(from decoder: any Decoder) throws {
-        _ = try decoder.container(keyedBy: CBORStringKey.self) // must be a map
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        _ = encoder.container(keyedBy: CBORStringKey.self)
+        _ = try decoder.container(keyedBy: CBORKey.self)
     }
 }
 

@@ -38,10 +38,8 @@ public struct StreamEnd: Codable, Sendable, Hashable {
         totalBytes = try container.decode(UInt64.self, forKey: .totalBytes)
         sha256 = try container.decode(Data.self, forKey: .sha256)
         guard sha256.count == Self.digestLength else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: container.codingPath + [CodingKeys.sha256],
-                debugDescription: "sha256 must be \(Self.digestLength) bytes, got \(sha256.count)"
-            ))
+            let reason = "sha256 must be \(Self.digestLength) bytes, got \(sha256.count)"
+            throw DecodingError.dataCorruptedError(forKey: .sha256, in: container, debugDescription: reason)
         }
     }
 }

@@ -2,10 +2,6 @@ import FoundationEssentials
 
 /// A league as sent on the wire (the server maps its domain model to this).
 public struct League: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case id, name, logoURL, dataSource
-    }
-
     public var id: String
     public var name: String
     public var logoURL: URL
@@ -22,10 +18,6 @@ public struct League: Codable, Sendable, Hashable {
 
 /// A team as sent on the wire.
 public struct Team: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case id, name, logoURL, dataSource
-    }
-
     public var id: String
     public var name: String
     public var logoURL: URL

@@ -2,10 +2,6 @@ import FoundationEssentials
 
 /// A fixture not yet played (also the common shape of every match).
 public struct Match: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case date, description, home, away
-    }
-
     /// Kick-off, millisecond precision.
     public var date: Date
     public var description: String
@@ -25,10 +21,6 @@ public typealias UpcomingMatch = Match
 
 /// A played match: the `Match` fields plus result and highlights.
 public struct PreviousMatch: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case date, description, home, away, winner, highlights, homeScore, awayScore
-    }
-
     public var date: Date
     public var description: String
     public var home: String
@@ -58,10 +50,6 @@ public struct PreviousMatch: Codable, Sendable, Hashable {
 
 /// Result value of `matches`.
 public struct Matches: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case previous, upcoming
-    }
-
     public var previous: [PreviousMatch]
     public var upcoming: [UpcomingMatch]
 

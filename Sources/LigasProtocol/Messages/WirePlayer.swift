@@ -2,10 +2,6 @@ import FoundationEssentials
 
 /// A squad member as sent on the wire.
 public struct Player: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case id, name, photoURL, number, position, nationality, dataSource
-    }
-
     public var id: String
     public var name: String
     public var photoURL: URL?

@@ -1,19 +1,11 @@
 /// `standings`: the table of one league.
 public struct StandingsArguments: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case league
-    }
-
     public var league: String
     public init(league: String) { self.league = league }
 }
 
 /// One row of a league table, as sent on the wire.
 public struct Standing: Codable, Sendable, Hashable {
-    enum CodingKeys: String, CodingKey {
-        case rank, team, played, won, drawn, lost, goalsFor, goalsAgainst, points
-    }
-
     /// 1 for the leader.
     public var rank: Int
     public var team: Team

@@ -4,12 +4,13 @@ import Glibc
 import LigasProtocol
 import Logging
 
-/// One client connection, driven by Dispatch sources on its own serial queue.
+/// One client connection, driven by the server's event loop (`EventLoop`): told when its socket
+/// has input, and when it can take output again after it was full.
 ///
-/// Confinement, not locks: every mutable property is read and written only on `queue` (the
-/// methods that change state check it with `dispatchPrecondition`). Request work runs as Swift
-/// tasks; whatever they produce is posted back to `queue` before it touches the connection. The
-/// write source is resumed only while output is pending.
+/// Confinement, not locks: every mutable property is read and written only on the loop's queue
+/// (the methods that change state check it with `dispatchPrecondition`). Request work runs as
+/// Swift tasks whose executor is that queue; whatever they produce reaches the connection there.
+/// Writability is watched only while output is pending.
 ///
 /// Every request read ends with exactly one final frame (PROTOCOL.md §6) unless the connection
 /// closes first: answers that cannot be encoded become errors, and neither a half-closing client
@@ -37,7 +38,10 @@ final class Connection: @unchecked Sendable {
     let fd: Int32
     let peer: PeerCredentials?
     let queue: DispatchQueue
-    private let executor: QueueTaskExecutor
+    private let loop: EventLoop
+    /// The connection's registration in the loop, once started.
+    private var token: UInt64?
+    private var watchingWritable = false
 
     private let limits: ServerLimits
     private let handler: any RequestHandler
@@ -46,11 +50,6 @@ final class Connection: @unchecked Sendable {
     private let logTags: ServerLogTags
     private let requestLog: any RequestLog
 
-    private var readSource: (any DispatchSourceRead)?
-    private var writeSource: (any DispatchSourceWrite)?
-    private var writeSourceResumed = false
-    private var readSourceSuspended = false
-    private var openSources = 0
     private var handshakeTimer: (any DispatchSourceTimer)?
     private var idleTimer: (any DispatchSourceTimer)?
     /// When the client last sent a frame. The idle timer is made once and, when it fires early,
@@ -70,7 +69,7 @@ final class Connection: @unchecked Sendable {
     init(
         id: UInt64, fd: Int32, peer: PeerCredentials?, limits: ServerLimits, handler: any RequestHandler,
         events: ConnectionEvents, logger: Logger, logTags: ServerLogTags = ServerLogTags(),
-        requestLog: (any RequestLog)? = nil, queue target: DispatchQueue? = nil
+        requestLog: (any RequestLog)? = nil, loop: EventLoop
     ) {
         self.logTags = logTags
         self.requestLog = requestLog ?? LoggerRequestLog(logger: logger, tags: logTags)
@@ -80,9 +79,8 @@ final class Connection: @unchecked Sendable {
         self.limits = limits
         self.handler = handler
         self.events = events
-        self.queue = DispatchQueue(label: "ligasd.connection", target: target)
-        queue.setSpecific(key: Self.queueKey, value: id)
-        self.executor = QueueTaskExecutor(queue: queue)
+        self.loop = loop
+        self.queue = loop.queue
         self.decoder = FrameDecoder(maxFrameSize: limits.maxFrameSize)
         self.encoder = FrameEncoder(maxFrameSize: ProtocolLimits.minimumMaxFrameSize)
         var logger = logger
@@ -98,16 +96,7 @@ final class Connection: @unchecked Sendable {
 
     func start() {
         queue.async { [self] in
-            let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-            read.setEventHandler { [unowned self] in readAvailable() }
-            read.setCancelHandler { [self] in sourceCancelled() }
-            let write = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-            write.setEventHandler { [unowned self] in flush() }
-            write.setCancelHandler { [self] in sourceCancelled() }
-            readSource = read
-            writeSource = write
-            openSources = 2
-            read.resume()
+            token = loop.register(fd, EventLoop.Handlers(readable: { [self] in readAvailable() }, writable: { [self] in flush() }))
             handshakeTimer = timer(after: limits.handshakeTimeout) { [unowned self] in
                 refuse(ErrorBody(code: .deadlineExceeded, message: "no hello within the handshake timeout"))
             }
@@ -132,12 +121,6 @@ final class Connection: @unchecked Sendable {
         queue.async { [self] in teardown(reason: "shutdown") }
     }
 
-    private func sourceCancelled() {
-        dispatchPrecondition(condition: .onQueue(queue))
-        openSources -= 1
-        if openSources == 0 { Glibc.close(fd) }  // only once Dispatch no longer watches it
-    }
-
     private func teardown(reason: String) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard state != .closed else { return }
@@ -149,12 +132,9 @@ final class Connection: @unchecked Sendable {
         for task in inFlight.values { task.cancel() }
         inFlight.removeAll()
         resumeRoomWaiters(with: false)
-        if readSourceSuspended { readSource?.resume() }  // a suspended source never runs its cancel handler
-        readSource?.cancel()
-        if let writeSource {
-            if !writeSourceResumed { writeSource.resume() }  // a suspended source never runs its cancel handler
-            writeSource.cancel()
-        }
+        // Out of the loop's set first, then closed: never a number closed while still watched.
+        if let token { loop.unregister(token) }
+        Glibc.close(fd)
         logger.debug("connection closed", metadata: ["reason": "\(reason)"])
         events.closed(self, cancelled)
     }
@@ -164,7 +144,6 @@ final class Connection: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         guard state != .closing, state != .closed else { return }
         state = .closing
-        stopReading()
         // A client that stops reading must not keep the connection open forever (flush pushes
         // this back while the client still reads, so a large last answer is not cut short).
         closeTimer = timer(after: Self.closeTimeout) { [unowned self] in teardown(reason: "peer not reading at close") }
@@ -177,12 +156,6 @@ final class Connection: @unchecked Sendable {
     private func finishIfDone() {
         guard state == .stopping || state == .peerDoneSending, inFlight.isEmpty else { return }
         closeWhenFlushed()
-    }
-
-    private func stopReading() {
-        guard !readSourceSuspended else { return }
-        readSource?.suspend()
-        readSourceSuspended = true
     }
 
     /// A connection-level refusal: a named error with request id 0, then close. Nothing more is
@@ -210,6 +183,9 @@ final class Connection: @unchecked Sendable {
                     reads += 1
                     decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                     processFrames()
+                    // A short read took all there was: asking again would only say EAGAIN, and
+                    // the loop tells of anything that comes after it.
+                    if count < buffer.count { return }
                 } else if count == 0 {
                     peerFinishedSending()
                 } else if errno == EINTR {
@@ -220,6 +196,9 @@ final class Connection: @unchecked Sendable {
                     teardown(reason: "read failed: errno \(errno)")
                 }
             }
+            // Stopped after 16 reads with bytes perhaps left: the loop is told of new bytes only,
+            // so ask for another turn, after the other connections that are ready.
+            if reads == 16, state.isReading, let token { loop.readAgain(token) }
         }
     }
 
@@ -229,7 +208,6 @@ final class Connection: @unchecked Sendable {
     private func peerFinishedSending() {
         guard !peerHungUp() else { return teardown(reason: "peer closed") }
         state = .peerDoneSending
-        stopReading()
         logger.debug("peer finished sending", metadata: ["in-flight": "\(inFlight.count)"])
         finishIfDone()
     }
@@ -329,7 +307,7 @@ final class Connection: @unchecked Sendable {
         let exchange = RequestExchange(
             connection: self, requestID: requestID, request: request, chunkSize: session.chunkSize, entry: entry)
         events.requestStarted()
-        inFlight[requestID] = Task(executorPreference: executor) { [handler, requestLog] in
+        inFlight[requestID] = Task(executorPreference: loop.executor) { [handler, requestLog] in
             await exchange.run(handler: handler, context: context, log: requestLog)
         }
     }
@@ -343,6 +321,9 @@ final class Connection: @unchecked Sendable {
         case .reply(let reply, let source):
             entry.source = source
             sent = sendAtOnce(requestID) { try encoder.appendResponse(id: requestID, reply, to: &$0) }
+        case .encodedReply(let payload, let source):
+            entry.source = source
+            sent = sendAtOnce(requestID) { try encoder.appendRaw(.response, requestID: requestID, bytes: payload, to: &$0) }
         case .failure(let error):
             entry.errorCode = error.code
             sent = sendAtOnce(requestID) { try encoder.appendError(id: requestID, error, to: &$0) }
@@ -385,7 +366,11 @@ final class Connection: @unchecked Sendable {
     /// Sends frames for a request that is still in flight. `final` ends the request; so does a
     /// frame that cannot be sent (see `enqueueAnswer`). Returns false when the request was
     /// cancelled or ended that way, or the connection is gone: the caller sends nothing more.
-    func send(_ requestID: UInt32, final: Bool, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void) async -> Bool {
+    /// `payload`, if any, goes right after the encoded bytes, from its own storage: the bytes of
+    /// a stream chunk whose frame head `encode` wrote (they are never copied into a frame).
+    func send(
+        _ requestID: UInt32, final: Bool, payload: Data? = nil, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void
+    ) async -> Bool {
         await onQueue { [self] in
             dispatchPrecondition(condition: .onQueue(queue))
             guard state.sendsAnswers, inFlight[requestID] != nil else { return false }
@@ -395,7 +380,7 @@ final class Connection: @unchecked Sendable {
                 teardown(reason: "client not reading: \(output.count) bytes unread")
                 return false
             }
-            let sent = enqueueAnswer(requestID) { try encode(encoder, &$0) }
+            let sent = enqueueAnswer(requestID, then: payload) { try encode(encoder, &$0) }
             if final || !sent {
                 inFlight[requestID] = nil
                 events.requestFinished()
@@ -426,17 +411,14 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the connection's queue. Request tasks normally already run there (their
-    /// executor is the queue), and then it runs inline: no hop, no wake-up, per frame sent.
+    /// Runs `body` on the loop's queue. Request tasks normally already run there (their executor
+    /// is the queue), and then it runs inline: no hop, no wake-up, per frame sent.
     private func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        if DispatchQueue.getSpecific(key: Self.queueKey) == id { return body() }
+        if loop.isCurrent { return body() }
         return await withCheckedContinuation { continuation in
             queue.async { continuation.resume(returning: body()) }
         }
     }
-
-    /// Marks each connection's queue with its connection id, so code can tell it runs there.
-    private static let queueKey = DispatchSpecificKey<UInt64>()
 
     private func resumeRoomWaiters(for requestID: UInt32? = nil, with result: Bool) {
         dispatchPrecondition(condition: .onQueue(queue))
@@ -468,20 +450,22 @@ final class Connection: @unchecked Sendable {
     /// maxFrameSize, above all) is replaced by an error with the request's id, which ends the
     /// request: it still gets its one final frame. Returns false when that happened.
     @discardableResult
-    private func enqueueAnswer(_ requestID: UInt32, _ encode: (inout [UInt8]) throws -> Void) -> Bool {
+    private func enqueueAnswer(_ requestID: UInt32, then payload: Data? = nil, _ encode: (inout [UInt8]) throws -> Void) -> Bool {
         dispatchPrecondition(condition: .onQueue(queue))
         guard state != .closed else { return false }
-        var bytes: [UInt8] = []
         var sent = true
         do {
+            var bytes: [UInt8] = []
             try encode(&bytes)
+            output.append(bytes)
+            if let payload { output.append(payload) }
         } catch {
             sent = false
-            bytes = []
+            var bytes: [UInt8] = []
             // Cannot fail: both replacements are a few hundred bytes, and no client accepts less than 4096.
             try? encoder.appendError(id: requestID, replacement(for: error, requestID: requestID), to: &bytes)
+            output.append(bytes)
         }
-        output.append(bytes)
         flush()
         return sent
     }
@@ -503,17 +487,11 @@ final class Connection: @unchecked Sendable {
         let unread = output.count
         switch output.flush(to: fd) {
         case .drained:
-            if writeSourceResumed {
-                writeSource?.suspend()
-                writeSourceResumed = false
-            }
+            watchWritable(false)
             if state == .closing { return teardown(reason: "closed after final frame") }
             resumeRoomWaiters(with: true)
         case .wouldBlock:
-            if !writeSourceResumed {
-                writeSource?.resume()
-                writeSourceResumed = true
-            }
+            watchWritable(true)
             if state == .closing, output.count < unread {
                 closeTimer?.schedule(deadline: .now() + Self.closeTimeout.dispatchInterval)
             }
@@ -521,6 +499,12 @@ final class Connection: @unchecked Sendable {
         case .failed(let code):
             teardown(reason: "write failed: errno \(code)")
         }
+    }
+
+    private func watchWritable(_ wanted: Bool) {
+        guard watchingWritable != wanted, let token else { return }
+        watchingWritable = wanted
+        loop.watchWritable(token, wanted)
     }
 
     // MARK: - Timers

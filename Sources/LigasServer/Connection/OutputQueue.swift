@@ -1,9 +1,30 @@
+import FoundationEssentials
 import Glibc
 
-/// Bytes waiting to be written to a connection, as whole encoded frames, flushed with one
-/// gathering `sendmsg` so a burst of frames costs one system call.
+/// Bytes waiting to be written to a connection, as whole encoded frames (or a chunk frame's head
+/// followed by the chunk's own storage: stream bytes are never copied into a frame), flushed with
+/// one gathering `sendmsg` so a burst of frames costs one system call.
 struct OutputQueue {
-    private var pieces: [[UInt8]] = []
+    private enum Piece {
+        case bytes([UInt8])
+        case data(Data)
+
+        var count: Int {
+            switch self {
+            case .bytes(let bytes): bytes.count
+            case .data(let data): data.count
+            }
+        }
+
+        func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+            switch self {
+            case .bytes(let bytes): bytes.withUnsafeBytes(body)
+            case .data(let data): data.withUnsafeBytes(body)
+            }
+        }
+    }
+
+    private var pieces: [Piece] = []
     private var head = 0
     /// Bytes of `pieces[head]` already written.
     private var headOffset = 0
@@ -13,8 +34,15 @@ struct OutputQueue {
 
     mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        pieces.append(bytes)
+        pieces.append(.bytes(bytes))
         count += bytes.count
+    }
+
+    /// Queues `data` as it is, to be sent from its own storage.
+    mutating func append(_ data: Data) {
+        guard !data.isEmpty else { return }
+        pieces.append(.data(data))
+        count += data.count
     }
 
     enum FlushResult: Equatable {
@@ -42,22 +70,25 @@ struct OutputQueue {
     private func writeSome(to fd: Int32) -> Int {
         let batch = min(pieces.count - head, 64)
         return withUnsafeTemporaryAllocation(of: iovec.self, capacity: batch) { vectors in
-            // The arrays stay alive (and unmoved) in `pieces` for the duration of the call.
-            for index in 0..<batch {
-                let piece = pieces[head + index]
-                let skip = index == 0 ? headOffset : 0
-                piece.withUnsafeBytes { raw in
-                    vectors[index] = iovec(
-                        iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip),
-                        iov_len: raw.count - skip)
-                }
+            pointing(vectors, at: 0, of: batch) {
+                // sendmsg, not writev: MSG_NOSIGNAL makes a vanished client an EPIPE error here
+                // rather than a SIGPIPE that would kill whatever process hosts the server.
+                var message = msghdr()
+                message.msg_iov = vectors.baseAddress
+                message.msg_iovlen = batch
+                return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
             }
-            // sendmsg, not writev: MSG_NOSIGNAL makes a vanished client an EPIPE error here rather
-            // than a SIGPIPE that would kill whatever process hosts the server.
-            var message = msghdr()
-            message.msg_iov = vectors.baseAddress
-            message.msg_iovlen = batch
-            return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+        }
+    }
+
+    /// Fills `vectors[index...]` with the next pieces, then sends. Recursive because each piece's
+    /// bytes are only pinned inside its own `withUnsafeBytes`, and all must be at once.
+    private func pointing(_ vectors: UnsafeMutableBufferPointer<iovec>, at index: Int, of batch: Int, send: () -> Int) -> Int {
+        guard index < batch else { return send() }
+        return pieces[head + index].withUnsafeBytes { raw in
+            let skip = index == 0 ? headOffset : 0
+            vectors[index] = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip), iov_len: raw.count - skip)
+            return pointing(vectors, at: index + 1, of: batch, send: send)
         }
     }
 

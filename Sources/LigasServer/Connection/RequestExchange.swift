@@ -25,6 +25,11 @@ struct RequestExchange: Sendable {
             guard await connection.send(requestID, final: true, { encoder, out in
                 try encoder.appendResponse(id: requestID, reply, to: &out)
             }) else { return }
+        case .encodedReply(let payload, let source):
+            entry.source = source
+            guard await connection.send(requestID, final: true, { encoder, out in
+                try encoder.appendRaw(.response, requestID: requestID, bytes: payload, to: &out)
+            }) else { return }
         case .failure(let error):
             entry.errorCode = error.code
             guard await connection.send(requestID, final: true, { encoder, out in
@@ -71,8 +76,8 @@ struct RequestExchange: Sendable {
                     hasher?.update(data: piece)
                     streamed.summary.bytes += piece.count
                     streamed.summary.chunks += 1
-                    guard await connection.send(requestID, final: false, { encoder, out in
-                        try encoder.appendStreamChunk(id: requestID, piece, to: &out)
+                    guard await connection.send(requestID, final: false, payload: piece, { encoder, out in
+                        try encoder.appendStreamChunkHead(id: requestID, length: piece.count, to: &out)
                     }) else {
                         streamed.summary.outcome = .cancelled
                         return streamed

@@ -24,6 +24,7 @@ public struct MethodRouter: RequestHandler {
 
     private var routes: [String: Route] = [:]
     private let failure: @Sendable (any Error) -> ErrorBody
+    private let encodedAnswers = EncodedAnswers()
 
     public init(failure: @escaping @Sendable (any Error) -> ErrorBody) {
         self.failure = failure
@@ -33,37 +34,54 @@ public struct MethodRouter: RequestHandler {
     public mutating func on<M: RPCMethod>(
         _ method: M.Type, _ answer: @escaping @Sendable (M.Arguments, Request, RequestContext) async throws -> Answer<M.Result>
     ) {
-        on(method, now: nil, answer)
+        precondition(!M.streams, "\(M.name) streams: register it with onStream")
+        routes[M.name] = Route(now: nil, later: waiting(method, answer))
     }
 
     /// Answers `method` at once, always: nothing it does waits (`ping`, `status`, `describe`).
     public mutating func onNow<M: RPCMethod>(
         _ method: M.Type, _ answer: @escaping @Sendable (M.Arguments, Request, RequestContext) throws -> Answer<M.Result>
     ) {
-        on(method, now: answer, answer)
+        precondition(!M.streams, "\(M.name) streams: register it with onStream")
+        let now = { @Sendable [failure] (request: Request, context: RequestContext) -> HandlerOutcome? in
+            do {
+                let answered = try answer(Self.arguments(M.self, of: request), request, context)
+                return .reply(Reply(M.self, answered.result), source: answered.source)
+            } catch {
+                return .failure(failure(error))
+            }
+        }
+        routes[M.name] = Route(now: now) { request, context in now(request, context)! }
     }
 
-    /// Answers `method` at once when `now` has its result ready (a cache hit in memory), else
-    /// with `later`.
+    /// Answers `method` at once when `now` has its result ready (a cache hit in memory: its
+    /// encoding is kept, see `EncodedAnswers`), else with `later`.
     public mutating func on<M: RPCMethod>(
         _ method: M.Type,
-        now: (@Sendable (M.Arguments, Request, RequestContext) throws -> Answer<M.Result>?)?,
+        now: @escaping @Sendable (M.Arguments, Request, RequestContext) throws -> Answer<M.Result>?,
         _ later: @escaping @Sendable (M.Arguments, Request, RequestContext) async throws -> Answer<M.Result>
     ) {
         precondition(!M.streams, "\(M.name) streams: register it with onStream")
-        let immediate = now.map { now in
-            { @Sendable [failure] (request: Request, context: RequestContext) -> HandlerOutcome? in
-                do {
-                    guard let answered = try now(Self.arguments(M.self, of: request), request, context) else { return nil }
-                    return .reply(Reply(M.self, answered.result), source: answered.source)
-                } catch {
-                    return .failure(failure(error))
-                }
+        let immediate = { @Sendable [failure, encodedAnswers] (request: Request, context: RequestContext) -> HandlerOutcome? in
+            do {
+                let arguments = Self.arguments(M.self, of: request)
+                guard let answered = try now(arguments, request, context) else { return nil }
+                let payload = try encodedAnswers.payload(of: answered.result, answering: M.self, arguments)
+                return .encodedReply(payload, source: answered.source)
+            } catch {
+                return .failure(failure(error))
             }
         }
-        routes[M.name] = Route(now: immediate) { [failure] request, context in
+        routes[M.name] = Route(now: immediate, later: waiting(method, later))
+    }
+
+    /// The route of an answer that may wait.
+    private func waiting<M: RPCMethod>(
+        _ method: M.Type, _ answer: @escaping @Sendable (M.Arguments, Request, RequestContext) async throws -> Answer<M.Result>
+    ) -> @Sendable (Request, RequestContext) async -> HandlerOutcome {
+        { [failure] request, context in
             do {
-                let answered = try await later(Self.arguments(M.self, of: request), request, context)
+                let answered = try await answer(Self.arguments(M.self, of: request), request, context)
                 return .reply(Reply(M.self, answered.result), source: answered.source)
             } catch {
                 return .failure(failure(error))

@@ -13,6 +13,8 @@ public struct RequestContext: Sendable {
 /// A request's answer: a value, a stream of bytes, or a named error.
 public enum HandlerOutcome: Sendable {
     case reply(Reply, source: ResultSource?)
+    /// A reply already encoded: the response frame's payload as it is.
+    case encodedReply([UInt8], source: ResultSource?)
     /// The header goes out as the response; then the chunks (re-cut to the negotiated chunk
     /// size) and a `streamEnd` with the byte count and SHA-256. Chunks must throw `ErrorBody`.
     case stream(OutgoingStream)

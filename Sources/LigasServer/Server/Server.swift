@@ -19,12 +19,15 @@ public final class Server: @unchecked Sendable {
     private let logger: Logger
     private let logTags: ServerLogTags
     private let requestLog: any RequestLog
-    /// Where every connection's queue (and this server's) runs: Dispatch's global queue, which
-    /// keeps about as many threads as there are cores. A queue with no target would go to the
-    /// overcommit pool instead, which may start a thread per busy queue: hundreds of them under
-    /// a thousand connections, and a daemon that one blocking call can then hang.
+    /// Where the server's queues run: Dispatch's global queue, which keeps about as many threads
+    /// as there are cores. A queue with no target would go to the overcommit pool instead, which
+    /// may start a thread per busy queue: hundreds under a thousand connections, and a daemon
+    /// that one blocking call can then hang.
     private static let target = DispatchQueue.global()
+    /// The registry and accepting; connections live on `loop` (a queue of its own, so that a
+    /// busy loop never holds up accepting, `status` or shutdown).
     private let queue = DispatchQueue(label: "ligasd.server", target: Server.target)
+    private let loop = EventLoop(label: "ligasd.connections", target: Server.target)
 
     private var acceptSource: (any DispatchSourceRead)?
     private var connections: [UInt64: Connection] = [:]
@@ -98,6 +101,7 @@ public final class Server: @unchecked Sendable {
             queue.sync { Array(connections.values) }.forEach { $0.forceClose() }
             await waitUntilNoConnections()
         }
+        loop.close()
         requestLog.flush()
         if listener.ownedPath != nil {
             // Closing while Dispatch still watches the descriptor would let a socket opened
@@ -109,6 +113,7 @@ public final class Server: @unchecked Sendable {
     }
 
     private func acceptSourceCancelled() {
+        dispatchPrecondition(condition: .onQueue(queue))
         acceptSourceGone = true
         acceptSourceWaiters.forEach { $0.resume() }
         acceptSourceWaiters.removeAll()
@@ -142,6 +147,7 @@ public final class Server: @unchecked Sendable {
     }
 
     private func stopAcceptingOnQueue() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard accepting else { return }
         accepting = false
         acceptSource?.cancel()
@@ -151,6 +157,7 @@ public final class Server: @unchecked Sendable {
     // MARK: - Accepting
 
     private func acceptPending() {
+        dispatchPrecondition(condition: .onQueue(queue))
         for _ in 0..<64 where accepting {
             let fd = accept(listener.fd, nil, nil)
             if fd < 0 {
@@ -174,6 +181,7 @@ public final class Server: @unchecked Sendable {
     /// The connection cap a newcomer would exceed, if any. A peer without credentials (never
     /// seen on a Unix socket) counts only against the global cap.
     private func capReached(by peer: PeerCredentials?) -> (cap: ErrorBody.ConnectionCap, max: Int)? {
+        dispatchPrecondition(condition: .onQueue(queue))
         if connections.count >= limits.maxConnections { return (.connections, limits.maxConnections) }
         if let uid = peer?.uid, connectionsPerUID[uid, default: 0] >= limits.maxConnectionsPerUID {
             return (.connectionsPerUID, limits.maxConnectionsPerUID)
@@ -182,6 +190,7 @@ public final class Server: @unchecked Sendable {
     }
 
     private func register(_ fd: Int32, peer: PeerCredentials?) {
+        dispatchPrecondition(condition: .onQueue(queue))
         idleTimer?.cancel()
         let connection = Connection(
             id: nextConnectionID, fd: fd, peer: peer, limits: limits, handler: handler,
@@ -192,7 +201,7 @@ public final class Server: @unchecked Sendable {
                 requestAnsweredAtOnce: { [weak self] in self?.stats.withLock { $0.requestsServed += 1 } },
                 streamsPaused: { [weak self] change in self?.countPausedStreams(change) },
                 statistics: { [weak self] in self?.statistics() ?? ServerStatistics() }),
-            logger: logger, logTags: logTags, requestLog: requestLog, queue: Self.target)
+            logger: logger, logTags: logTags, requestLog: requestLog, loop: loop)
         nextConnectionID += 1
         connections[connection.id] = connection
         if let uid = peer?.uid { connectionsPerUID[uid, default: 0] += 1 }
@@ -257,6 +266,7 @@ public final class Server: @unchecked Sendable {
     // MARK: - Idle exit
 
     private func scheduleIdleExitIfIdle() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard accepting, let idleAfter, let onIdle, connections.isEmpty else { return }
         idleTimer?.cancel()
         let timer = DispatchSource.makeTimerSource(queue: queue)

@@ -87,11 +87,11 @@ enum TypedValue {
     /// JSON text of the typed value of a payload, laid out like `value`.
     static func json(_ payload: VectorPayload, bytes: [UInt8]) throws -> String? {
         guard let type = try rootType(payload) else { return nil }
-        let typed = try annotate(try CBORDecoder().decodeValue(from: bytes), as: type)
+        let typed = try annotate(try CBORItem.parse(bytes), as: type)
         return String(decoding: try VectorJSON.encoder().encode(typed), as: UTF8.self)
     }
 
-    static func annotate(_ value: CBORValue, as type: String) throws -> TypedJSON {
+    static func annotate(_ value: CBORItem, as type: String) throws -> TypedJSON {
         switch type {
         case "url":
             switch value {
@@ -129,7 +129,7 @@ enum TypedValue {
     }
 
     /// A field's type expression; `args` of a request takes the method's argument type.
-    private static func fieldType(_ key: String, of type: TypeDescription, in map: CBORValue) -> String {
+    private static func fieldType(_ key: String, of type: TypeDescription, in map: CBORItem) -> String {
         if type.name == "Request", key == "args", case .text(let name)? = map["method"],
            let arguments = interface.methods.first(where: { $0.name == name })?.arguments {
             return arguments
@@ -139,7 +139,7 @@ enum TypedValue {
 
     /// A value whose schema type has no typed leaves: text, integers, booleans, and
     /// arrays and maps of them.
-    private static func plain(_ value: CBORValue) throws -> TypedJSON {
+    private static func plain(_ value: CBORItem) throws -> TypedJSON {
         switch value {
         case .text(let text): return .string(text)
         case .unsigned(let value): return .unsigned(value)
@@ -162,94 +162,47 @@ enum TypedValue {
 
 /// A JSON→CBOR encoder that knows nothing of the protocol's Swift types and does not
 /// use the library's CBOR code: only the rules a stranger reads in PROTOCOL.md §3.2,
-/// §3.3 and §11 (the `$date`, `$bytes` and `$url` leaves). If it reproduces every
-/// vector's payload from `typed_value`, the vectors are self-describing.
+/// §3.3 and §11 (the `$date`, `$bytes` and `$url` leaves), written with the tests' own
+/// `CBORItem`. If it reproduces every vector's payload from `typed_value`, the vectors
+/// are self-describing.
 enum GenericCBOR {
     static func encode(_ value: TypedJSON) throws -> [UInt8] {
-        var out: [UInt8] = []
-        try append(value, to: &out)
-        return out
+        try item(value).encoded() // deterministic: shortest forms, sorted keys
     }
 
-    static func append(_ value: TypedJSON, to out: inout [UInt8]) throws {
+    static func item(_ value: TypedJSON) throws -> CBORItem {
         switch value {
-        case .unsigned(let number): head(0, number, &out)
-        case .negative(let number): head(1, UInt64(-1 - number), &out)
-        case .string(let text): appendText(text, &out)
-        case .bool(let flag): out.append(flag ? 0xF5 : 0xF4)
-        case .null: out.append(0xF6)
-        case .array(let items):
-            head(4, UInt64(items.count), &out)
-            for item in items { try append(item, to: &out) }
+        case .unsigned(let number): return .unsigned(number)
+        case .negative(let number): return .negative(UInt64(-1 - number))
+        case .string(let text): return .text(text)
+        case .bool(let flag): return .bool(flag)
+        case .null: return .null
+        case .array(let items): return .array(try items.map(item))
         case .object(let object):
             if object.count == 1, let leaf = object.first, leaf.key.hasPrefix("$") {
                 guard case .string(let text) = leaf.value else { throw VectorFormatError("\(leaf.key) wants text") }
-                return try appendTyped(leaf.key, text, &out)
+                return try typed(leaf.key, text)
             }
-            // Deterministic order: bytewise order of the encoded keys.
-            let entries = try object.map { key, item -> ([UInt8], [UInt8]) in
-                var encodedKey: [UInt8] = []
-                appendText(key, &encodedKey)
-                return (encodedKey, try encode(item))
-            }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
-            head(5, UInt64(entries.count), &out)
-            for (key, item) in entries { out += key + item }
+            return .map(try object.map { .init(key: .text($0.key), value: try item($0.value)) })
         }
     }
 
-    private static func appendTyped(_ marker: String, _ text: String, _ out: inout [UInt8]) throws {
+    private static func typed(_ marker: String, _ text: String) throws -> CBORItem {
         switch marker {
         case "$url":
-            appendText(text, &out) // untagged (tag 32 is accepted, never sent)
+            return .text(text) // untagged (tag 32 is accepted, never sent)
         case "$bytes":
             guard let bytes = Hex.decode(text) else { throw VectorFormatError("bad hex \(text)") }
-            head(2, UInt64(bytes.count), &out)
-            out += bytes
+            return .bytes(bytes)
         case "$date":
             let milliseconds = try epochMilliseconds(text)
-            head(6, 1, &out)
-            if milliseconds % 1000 == 0 {
+            guard milliseconds % 1000 != 0 else {
                 let seconds = milliseconds / 1000
-                seconds >= 0 ? head(0, UInt64(seconds), &out) : head(1, UInt64(-1 - seconds), &out)
-            } else {
-                appendFloat(Double(milliseconds) / 1000, &out)
+                return .tagged(1, seconds >= 0 ? .unsigned(UInt64(seconds)) : .negative(UInt64(-1 - seconds)))
             }
+            return .tagged(1, .float(Double(milliseconds) / 1000))
         default:
             throw VectorFormatError("unknown type marker \(marker)")
-        }
-    }
-
-    /// The shortest head: argument in the initial byte below 24, else 1, 2, 4 or 8 bytes.
-    private static func head(_ major: UInt8, _ argument: UInt64, _ out: inout [UInt8]) {
-        let initial = major << 5
-        switch argument {
-        case ..<24: out.append(initial | UInt8(argument))
-        case ..<0x100: out += [initial | 24, UInt8(argument)]
-        case ..<0x1_0000: out.append(initial | 25); bigEndian(argument, bytes: 2, &out)
-        case ..<0x1_0000_0000: out.append(initial | 26); bigEndian(argument, bytes: 4, &out)
-        default: out.append(initial | 27); bigEndian(argument, bytes: 8, &out)
-        }
-    }
-
-    private static func bigEndian(_ value: UInt64, bytes: Int, _ out: inout [UInt8]) {
-        for shift in stride(from: (bytes - 1) * 8, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: value >> shift)) }
-    }
-
-    private static func appendText(_ text: String, _ out: inout [UInt8]) {
-        let utf8 = Array(text.utf8)
-        head(3, UInt64(utf8.count), &out)
-        out += utf8
-    }
-
-    /// The shortest of half, single and double precision that holds the value exactly.
-    private static func appendFloat(_ value: Double, _ out: inout [UInt8]) {
-        let half = Float16(value)
-        if Double(half) == value {
-            out.append(0xF9); bigEndian(UInt64(half.bitPattern), bytes: 2, &out)
-        } else if Double(Float(value)) == value {
-            out.append(0xFA); bigEndian(UInt64(Float(value).bitPattern), bytes: 4, &out)
-        } else {
-            out.append(0xFB); bigEndian(value.bitPattern, bytes: 8, &out)
         }
     }
 

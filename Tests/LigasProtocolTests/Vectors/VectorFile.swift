@@ -27,7 +27,7 @@ struct VectorFile {
         let payload = Array(frame.dropFirst(4 + FrameHeader.size))
         let diagnostic: String? = switch spec.payload {
         case .streamChunk, .cancel: nil
-        default: try CBORDecoder().decodeValue(from: payload).diagnostic
+        default: try CBORItem.parse(payload).diagnostic
         }
         func quoted(_ text: String) -> String {
             String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)

@@ -1,13 +1,7 @@
-/// The eight CBOR major types (RFC 8949 §3.1); the top three bits of every head byte.
+/// The eight CBOR major types (RFC 8949 §3.1), numbered 0...7 in declaration order: the
+/// top three bits of every head byte.
 enum CBORMajorType: UInt8 {
-    case unsigned = 0
-    case negative = 1
-    case bytes = 2
-    case text = 3
-    case array = 4
-    case map = 5
-    case tag = 6
-    case simple = 7
+    case unsigned, negative, bytes, text, array, map, tag, simple
 }
 
 /// Fixed head bytes of major type 7 and the tags this protocol uses.
@@ -16,9 +10,6 @@ enum CBORConstant {
     static let trueByte: UInt8 = 0xF5
     static let nullByte: UInt8 = 0xF6
     static let undefinedByte: UInt8 = 0xF7
-    static let half: UInt8 = 0xF9
-    static let single: UInt8 = 0xFA
-    static let double: UInt8 = 0xFB
     /// Canonical quiet NaN in half precision (RFC 8949 §4.2.2).
     static let nanHalfBits: UInt16 = 0x7E00
     /// Tag 1: epoch-based date/time (RFC 8949 §3.4.2).

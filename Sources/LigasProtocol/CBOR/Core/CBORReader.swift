@@ -1,112 +1,79 @@
-/// A decoded CBOR head: major type, additional info, argument and where the item's
-/// content starts.
-struct CBORHead {
-    let major: CBORMajorType
-    let additionalInfo: UInt8
-    let argument: UInt64
-    /// Offset just past the head (the content of strings, the first child of containers).
-    let end: Int
-}
+/// A decoded CBOR head: major type, additional info, argument, and `end`, the offset just
+/// past the head (the content of strings, the first child of containers).
+typealias CBORHead = (major: CBORMajorType, additionalInfo: UInt8, argument: UInt64, end: Int)
 
-/// Bounds-checked primitive reads over untrusted input. Every function validates
-/// offsets and lengths against `bytes.count` before touching memory, and rejects
-/// indefinite lengths and reserved additional-info values.
+/// Reads over untrusted input. `head` and `skipItem` check everything against
+/// `bytes.count` before touching memory and reject indefinite lengths and reserved
+/// additional information; the `validated` reads trust input that `skipItem` passed.
 struct CBORReader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
 
-    var count: Int { bytes.count }
-
+    /// The head at `offset`, checked: inside the input, a definite length, no reserved
+    /// additional information, no two-byte simple value below 32.
     @inline(__always)
     func head(at offset: Int) throws(CBORDecodingError) -> CBORHead {
         guard offset >= 0, offset < bytes.count else { throw .truncated(offset: offset) }
-        let initial = bytes[offset]
-        // A payload-free enum's cases are numbered in declaration order, and the eight
-        // cases are declared as 0...7: every 3-bit value is a valid case. (The failable
-        // init(rawValue:) was not inlined and showed up in profiles.)
-        let major = unsafeBitCast(initial >> 5, to: CBORMajorType.self)
-        let info = initial & 0x1F
-        let available = bytes.count - offset - 1
-        let argumentLength: Int
-        switch info {
-        case 0..<24:
-            return CBORHead(major: major, additionalInfo: info, argument: UInt64(info), end: offset + 1)
-        case 24: argumentLength = 1
-        case 25: argumentLength = 2
-        case 26: argumentLength = 4
-        case 27: argumentLength = 8
-        case 31:
-            throw .malformed(reason: "indefinite length is not allowed", offset: offset)
-        default:
-            throw .malformed(reason: "reserved additional information \(info)", offset: offset)
+        switch bytes[offset] & 0x1F {
+        case 0..<24: break
+        case let info where info <= 27:
+            guard 1 << Int(info - 24) < bytes.count - offset else { throw .truncated(offset: offset) }
+        case 31: throw .malformed(reason: "indefinite length is not allowed", offset: offset)
+        case let info: throw .malformed(reason: "reserved additional information \(info)", offset: offset)
         }
-        guard argumentLength <= available else { throw .truncated(offset: offset) }
-        var argument: UInt64 = 0
-        for index in 1...argumentLength {
-            argument = argument << 8 | UInt64(bytes[offset + index])
-        }
-        if major == .simple, info == 24, argument < 32 {
+        let head = validatedHead(at: offset)
+        if head.major == .simple, head.additionalInfo == 24, head.argument < 32 {
             throw .malformed(reason: "two-byte simple value below 32", offset: offset)
         }
-        return CBORHead(major: major, additionalInfo: info, argument: argument, end: offset + 1 + argumentLength)
+        return head
     }
 
-    /// The content range of a byte or text string whose head is `head`.
+    /// The head at `offset` in input that `skipItem` has already validated: no checks.
     @inline(__always)
-    func stringContent(_ head: CBORHead) throws(CBORDecodingError) -> Range<Int> {
-        guard head.argument <= UInt64(bytes.count - head.end) else {
-            throw .lengthExceedsInput(offset: head.end)
+    func validatedHead(at offset: Int) -> CBORHead {
+        let initial = bytes[offset]
+        // Every 3-bit value is a case, by position (see CBORMajorType); the failable
+        // init(rawValue:) was not inlined and showed up in profiles.
+        let major = unsafeBitCast(initial >> 5, to: CBORMajorType.self)
+        let info = initial & 0x1F
+        guard info >= 24 else { return (major, info, UInt64(info), offset + 1) }
+        let width = 1 << Int(info - 24)
+        var argument: UInt64 = 0
+        for index in 1...width {
+            argument = argument << 8 | UInt64(bytes[offset + index])
         }
-        return head.end..<(head.end + Int(head.argument))
+        return (major, info, argument, offset + 1 + width)
     }
 
-    /// Number of child items of an array or map head, checked against the input so an
-    /// announced length can never drive a large loop or allocation.
-    @inline(__always)
-    func childCount(_ head: CBORHead) throws(CBORDecodingError) -> Int {
-        let itemsPerEntry: UInt64 = head.major == .map ? 2 : 1
-        guard head.argument <= UInt64(bytes.count - head.end) / itemsPerEntry else {
-            throw .lengthExceedsInput(offset: head.end)
-        }
-        return Int(head.argument)
-    }
-
-    /// The content range of a text string whose head is `head`, checked to be valid UTF-8.
-    @inline(__always)
-    func validTextContent(_ head: CBORHead) throws(CBORDecodingError) -> Range<Int> {
-        let range = try stringContent(head)
-        guard CBORText.isValidUTF8(UnsafeBufferPointer(rebasing: bytes[range])) else {
-            throw .malformed(reason: "invalid UTF-8 in text string", offset: range.lowerBound)
-        }
-        return range
-    }
-
-    /// Validates the item at `offset` (and everything inside it, text strings included:
-    /// skipped text must be valid UTF-8 too) and returns the offset just past it.
-    /// `depth` is the number of arrays, maps and tags enclosing the item; an array, map
-    /// or tag at depth `maxDepth` or more is refused, so at most `maxDepth` of them nest
-    /// (the top-level item counts as the first).
+    /// Validates the item at `offset` and everything inside it (skipped text must be valid
+    /// UTF-8 too), and returns the offset just past it. `depth` counts the arrays, maps and
+    /// tags around the item: one at depth `maxDepth` is refused, so at most `maxDepth` nest
+    /// (the top-level item is the first). Lengths and counts are checked against the rest of
+    /// the input (an item takes a byte at least): no announced length drives a large loop.
     func skipItem(at offset: Int, depth: Int = 0) throws(CBORDecodingError) -> Int {
         let head = try head(at: offset)
+        let remaining = UInt64(bytes.count - head.end)
         switch head.major {
         case .unsigned, .negative, .simple:
             return head.end
-        case .bytes:
-            return try stringContent(head).upperBound
-        case .text:
-            return try validTextContent(head).upperBound
-        case .array, .map:
+        case .bytes, .text:
+            guard head.argument <= remaining else { throw .lengthExceedsInput(offset: head.end) }
+            let content = head.end..<(head.end + Int(head.argument))
+            if head.major == .text, !CBORText.isValidUTF8(UnsafeBufferPointer(rebasing: bytes[content])) {
+                throw .malformed(reason: "invalid UTF-8 in text string", offset: head.end)
+            }
+            return content.upperBound
+        case .array, .map, .tag:
             guard depth < maxDepth else { throw .depthLimitExceeded(limit: maxDepth, offset: offset) }
-            let entries = try childCount(head)
-            let items = head.major == .map ? entries * 2 : entries
+            let itemsPerEntry: UInt64 = head.major == .map ? 2 : 1
+            guard head.major == .tag || head.argument <= remaining / itemsPerEntry else {
+                throw .lengthExceedsInput(offset: head.end)
+            }
             var position = head.end
-            for _ in 0..<items {
+            for _ in 0..<(head.major == .tag ? 1 : head.argument * itemsPerEntry) {
                 position = try skipItem(at: position, depth: depth + 1)
             }
             return position
-        case .tag:
-            guard depth < maxDepth else { throw .depthLimitExceeded(limit: maxDepth, offset: offset) }
-            return try skipItem(at: head.end, depth: depth + 1)
         }
     }
 
@@ -119,29 +86,21 @@ struct CBORReader {
         var pending = 1 // items still to pass, children included
         while pending > 0 {
             pending -= 1
-            let initial = bytes[position]
-            let info = initial & 0x1F
-            var argument = UInt64(info)
-            position += 1
-            if info >= 24 {
-                let width = 1 << Int(info - 24)
-                argument = 0
-                for index in 0..<width { argument = argument << 8 | UInt64(bytes[position + index]) }
-                position += width
-            }
-            switch initial >> 5 {
-            case CBORMajorType.bytes.rawValue, CBORMajorType.text.rawValue: position += Int(argument)
-            case CBORMajorType.array.rawValue: pending += Int(argument)
-            case CBORMajorType.map.rawValue: pending += 2 * Int(argument)
-            case CBORMajorType.tag.rawValue: pending += 1
+            let head = validatedHead(at: position)
+            position = head.end
+            switch head.major {
+            case .bytes, .text: position += Int(head.argument)
+            case .array: pending += Int(head.argument)
+            case .map: pending += 2 * Int(head.argument)
+            case .tag: pending += 1
             default: break
             }
         }
         return position
     }
 
+    /// Null, or undefined (which PROTOCOL.md treats alike), at a validated offset.
     func isNull(at offset: Int) -> Bool {
-        guard offset >= 0, offset < bytes.count else { return false }
         let byte = bytes[offset]
         return byte == CBORConstant.nullByte || byte == CBORConstant.undefinedByte
     }

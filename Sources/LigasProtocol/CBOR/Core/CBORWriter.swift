@@ -1,30 +1,17 @@
 import FoundationEssentials
 
-/// The growable byte buffer the encoder writes into. A plain pointer rather than an
-/// `[UInt8]`: an encode appends a few hundred small pieces, and each `Array.append`
-/// paid a uniqueness check and a generic copy, the largest cost of encoding. The owner
-/// calls `deallocate()` when done (the encoder does so in a `defer`).
-///
-/// Everything written here is the *preferred* (shortest) serialization required by
-/// RFC 8949 §4.2.1 core deterministic encoding.
+/// The growable byte buffer the encoder writes into, in the preferred (shortest)
+/// serialization of RFC 8949 §4.2.1. A plain pointer rather than an `[UInt8]`: an encode
+/// appends a few hundred small pieces, and each `Array.append` paid a uniqueness check and
+/// a generic copy, the largest cost of encoding. The owner calls `deallocate()`.
 struct CBOROutput {
-    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var base = UnsafeMutablePointer<UInt8>.allocate(capacity: 1024)
     private(set) var count = 0
-    private var capacity: Int
-
-    init(capacity: Int = 1024) {
-        self.capacity = Swift.max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
-    }
+    private var capacity = 1024
 
     func deallocate() { base.deallocate() }
 
     var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
-
-    subscript(offset: Int) -> UInt8 {
-        get { base[offset] }
-        set { base[offset] = newValue }
-    }
 
     @inline(__always)
     private mutating func reserve(_ extra: Int) {
@@ -45,127 +32,84 @@ struct CBOROutput {
     }
 
     @inline(__always)
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
+        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
         count += bytes.count
     }
 
-    /// Opens `width` zero bytes at `offset`, moving what follows (a container head that
-    /// turned out wider than its one-byte placeholder).
-    mutating func insertZeros(_ width: Int, at offset: Int) {
-        reserve(width)
-        (base + offset + width).update(from: base + offset, count: count - offset)
-        (base + offset).update(repeating: 0, count: width)
-        count += width
+    /// Bytes that follow the initial byte in the shortest head for `argument`.
+    @inline(__always)
+    static func argumentWidth(_ argument: UInt64) -> Int {
+        argument < 24 ? 0 : argument <= 0xFF ? 1 : argument <= 0xFFFF ? 2 : argument <= 0xFFFF_FFFF ? 4 : 8
     }
-
-    // MARK: CBOR items
 
     /// Appends a head (major type + argument) in its shortest form.
     @inline(__always)
     mutating func appendCBORHead(_ major: CBORMajorType, _ argument: UInt64) {
-        let high = major.rawValue << 5
-        if argument < 24 {
-            append(high | UInt8(truncatingIfNeeded: argument))
-        } else if argument <= 0xFF {
-            append(high | 24)
-            append(UInt8(truncatingIfNeeded: argument))
-        } else if argument <= 0xFFFF {
-            append(high | 25)
-            appendBigEndian(UInt16(truncatingIfNeeded: argument))
-        } else if argument <= 0xFFFF_FFFF {
-            append(high | 26)
-            appendBigEndian(UInt32(truncatingIfNeeded: argument))
-        } else {
-            append(high | 27)
-            appendBigEndian(argument)
-        }
+        appendCBORHead(major, argument, width: Self.argumentWidth(argument))
     }
 
+    /// Appends a head with `width` argument bytes (floats always take their precision's width).
     @inline(__always)
-    mutating func appendBigEndian<I: FixedWidthInteger>(_ value: I) {
-        var bigEndian = value.bigEndian
-        Swift.withUnsafeBytes(of: &bigEndian) { append($0.bindMemory(to: UInt8.self)) }
+    mutating func appendCBORHead(_ major: CBORMajorType, _ argument: UInt64, width: Int) {
+        reserve(1 + width)
+        writeCBORHead(major, argument, width: width, at: count)
+        count += 1 + width
     }
 
-    mutating func appendCBORUnsigned(_ value: UInt64) {
-        appendCBORHead(.unsigned, value)
+    /// Replaces the one-byte placeholder at `offset` with the shortest head, moving what
+    /// follows when it is wider (a container's count is known only when it closes).
+    mutating func patchCBORHead(at offset: Int, _ major: CBORMajorType, _ argument: UInt64) {
+        let width = Self.argumentWidth(argument)
+        if width > 0 {
+            reserve(width)
+            (base + offset + 1 + width).update(from: base + offset + 1, count: count - offset - 1)
+            count += width
+        }
+        writeCBORHead(major, argument, width: width, at: offset)
+    }
+
+    /// Additional information 24...27 announce 1, 2, 4 or 8 argument bytes, big-endian.
+    @inline(__always)
+    private func writeCBORHead(_ major: CBORMajorType, _ argument: UInt64, width: Int, at offset: Int) {
+        base[offset] = major.rawValue << 5 | (width == 0 ? UInt8(argument) : 24 + UInt8(width.trailingZeroBitCount))
+        for index in 0..<width {
+            base[offset + 1 + index] = UInt8(truncatingIfNeeded: argument >> (8 * (width - 1 - index)))
+        }
     }
 
     mutating func appendCBORSigned(_ value: Int64) {
-        if value >= 0 {
-            appendCBORHead(.unsigned, UInt64(value))
-        } else {
-            // -1 - n without overflow: ~value == -value - 1 and is never negative here.
-            appendCBORHead(.negative, UInt64(~value))
-        }
-    }
-
-    mutating func appendCBORBool(_ value: Bool) {
-        append(value ? CBORConstant.trueByte : CBORConstant.falseByte)
-    }
-
-    mutating func appendCBORNull() {
-        append(CBORConstant.nullByte)
+        // -1 - n without overflow: ~value == -value - 1 and is never negative here.
+        value >= 0 ? appendCBORHead(.unsigned, UInt64(value)) : appendCBORHead(.negative, UInt64(~value))
     }
 
     mutating func appendCBORText(_ string: String) {
         var string = string
         string.withUTF8 { utf8 in
             appendCBORHead(.text, UInt64(utf8.count))
-            append(utf8)
+            append(UnsafeRawBufferPointer(utf8))
         }
     }
 
     mutating func appendCBORBytes(_ bytes: UnsafeRawBufferPointer) {
         appendCBORHead(.bytes, UInt64(bytes.count))
-        append(bytes.bindMemory(to: UInt8.self))
-    }
-
-    mutating func appendCBORTag(_ tag: UInt64) {
-        appendCBORHead(.tag, tag)
+        append(bytes)
     }
 
     /// Writes a float in the shortest of half/single/double that keeps the exact value
     /// (RFC 8949 §4.2.1); NaN always becomes the canonical half NaN 0xF97E00.
     mutating func appendCBORDouble(_ value: Double) {
-        if value.isNaN {
-            append(CBORConstant.half)
-            appendBigEndian(CBORConstant.nanHalfBits)
-            return
-        }
         let single = Float(value)
-        guard Double(single) == value else {
-            append(CBORConstant.double)
-            appendBigEndian(value.bitPattern)
-            return
-        }
-        if let halfBits = HalfFloat.exactBits(of: single) {
-            append(CBORConstant.half)
-            appendBigEndian(halfBits)
+        if value.isNaN {
+            appendCBORHead(.simple, UInt64(CBORConstant.nanHalfBits), width: 2)
+        } else if Double(single) != value {
+            appendCBORHead(.simple, value.bitPattern, width: 8)
+        } else if let halfBits = HalfFloat.exactBits(of: single) {
+            appendCBORHead(.simple, UInt64(halfBits), width: 2)
         } else {
-            append(CBORConstant.single)
-            appendBigEndian(single.bitPattern)
+            appendCBORHead(.simple, UInt64(single.bitPattern), width: 4)
         }
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// For the frame header and length prefix, which are built in plain arrays.
-    @inline(__always)
-    mutating func appendBigEndian<I: FixedWidthInteger>(_ value: I) {
-        var bigEndian = value.bigEndian
-        Swift.withUnsafeBytes(of: &bigEndian) { append(contentsOf: $0) }
-    }
-}
-
-extension Array {
-    /// `removeSubrange(count...)` went through the generic `replaceSubrange` and showed in
-    /// profiles; the coders trim their stacks after every nested value.
-    @inline(__always)
-    mutating func truncate(to newCount: Int) {
-        if newCount < count { removeLast(count - newCount) }
     }
 }

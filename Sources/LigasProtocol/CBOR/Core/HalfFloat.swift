@@ -1,32 +1,19 @@
 /// IEEE 754 binary16 conversions done by hand, because `Float16` is not available on
 /// every platform the client may be built for.
 enum HalfFloat {
-    /// The binary16 bit pattern of `value` if it is exactly representable, else nil.
-    /// NaN is handled by the caller (it has a canonical encoding).
+    /// The binary16 bit pattern of `value` if it is exactly representable, else nil (NaN is
+    /// the caller's). The positive patterns 0x0000 (zero) ... 0x7C00 (infinity) are ordered
+    /// like their values, so a binary search finds the one equal to the magnitude, if any.
     static func exactBits(of value: Float) -> UInt16? {
-        let bits = value.bitPattern
-        let sign = UInt16(truncatingIfNeeded: bits >> 16) & 0x8000
-        let exponent = Int((bits >> 23) & 0xFF)
-        let mantissa = bits & 0x7F_FFFF
-
-        if exponent == 0xFF { // infinity (NaN excluded by the caller)
-            return mantissa == 0 ? sign | 0x7C00 : nil
+        let magnitude = Double(value.magnitude)
+        var low: UInt16 = 0
+        var high: UInt16 = 0x7C00
+        while low < high {
+            let middle = (low + high) / 2
+            if double(fromBits: middle) < magnitude { low = middle + 1 } else { high = middle }
         }
-        if exponent == 0 { // zero or a float32 subnormal (always too small for half)
-            return mantissa == 0 ? sign : nil
-        }
-        let unbiased = exponent - 127
-        if unbiased >= -14 && unbiased <= 15 { // half normal range
-            guard mantissa & 0x1FFF == 0 else { return nil }
-            return sign | UInt16(unbiased + 15) << 10 | UInt16(truncatingIfNeeded: mantissa >> 13)
-        }
-        if unbiased >= -24 && unbiased < -14 { // half subnormal range
-            let significand = mantissa | 0x80_0000
-            let shift = UInt32(-unbiased - 1)
-            guard significand & ((1 << shift) - 1) == 0 else { return nil }
-            return sign | UInt16(truncatingIfNeeded: significand >> shift)
-        }
-        return nil
+        guard double(fromBits: low) == magnitude else { return nil }
+        return value.sign == .minus ? low | 0x8000 : low
     }
 
     /// Decodes a binary16 bit pattern (RFC 8949 Appendix D).

@@ -1,9 +1,8 @@
 import FoundationEssentials
 
-/// Decodes values at given offsets of the input. Shared by the decoder and its
-/// containers; it is a single pointer, so copying it is free. The primitive readers
-/// take their coding key as an autoclosure: the key is only needed for an error
-/// message, and boxing it into an existential on every field showed in profiles.
+/// Decodes values at given offsets of the input for the decoder and its containers; a
+/// single pointer, so copying it is free. Coding keys are autoclosures: they are needed only
+/// for error messages, and boxing one into an existential on every field showed in profiles.
 struct CBORCursor {
     let state: UnsafeMutablePointer<CBORDecodingState>
 
@@ -17,10 +16,6 @@ struct CBORCursor {
         return CBORCodingPath.render(keys)
     }
 
-    func codingPath(prefix count: Int) -> [any CodingKey] {
-        Array(state.pointee.path.prefix(count))
-    }
-
     /// A type mismatch, or `valueNotFound` when the value is null.
     func mismatch(_ expected: String, at offset: Int, key: @autoclosure () -> (any CodingKey)?) -> CBORDecodingError {
         reader.isNull(at: offset)
@@ -30,12 +25,8 @@ struct CBORCursor {
 
     // MARK: Primitives
 
-    func decodeNil(at offset: Int) -> Bool {
-        reader.isNull(at: offset)
-    }
-
     func decodeBool(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Bool {
-        let head = try reader.head(at: offset)
+        let head = reader.validatedHead(at: offset)
         guard head.major == .simple, head.additionalInfo == 20 || head.additionalInfo == 21 else {
             throw mismatch("bool", at: offset, key: key())
         }
@@ -43,34 +34,24 @@ struct CBORCursor {
     }
 
     func decodeInteger<I: FixedWidthInteger>(_ type: I.Type, at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> I {
-        let head = try reader.head(at: offset)
-        switch head.major {
-        case .unsigned:
-            guard let value = I(exactly: head.argument) else {
-                throw CBORDecodingError.numberOutOfRange(type: "\(I.self)", path: path(appending: key()))
-            }
-            return value
-        case .negative:
-            // The value is -1 - argument; it fits iff the argument fits the positive range.
-            guard I.isSigned, let magnitudeMinusOne = I(exactly: head.argument) else {
-                throw CBORDecodingError.numberOutOfRange(type: "\(I.self)", path: path(appending: key()))
-            }
-            return ~magnitudeMinusOne // two's complement: ~n == -1 - n
-        default:
-            throw mismatch("integer", at: offset, key: key())
+        let head = reader.validatedHead(at: offset)
+        guard head.major == .unsigned || head.major == .negative else { throw mismatch("integer", at: offset, key: key()) }
+        // A negative value is -1 - argument: it fits iff the argument fits the positive range.
+        guard head.major == .unsigned || I.isSigned, let value = I(exactly: head.argument) else {
+            throw CBORDecodingError.numberOutOfRange(type: "\(I.self)", path: path(appending: key()))
         }
+        return head.major == .unsigned ? value : ~value // two's complement: ~n == -1 - n
     }
 
     func decodeDouble(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Double {
-        let head = try reader.head(at: offset)
+        let head = reader.validatedHead(at: offset)
         switch (head.major, head.additionalInfo) {
         case (.simple, 25): return HalfFloat.double(fromBits: UInt16(truncatingIfNeeded: head.argument))
         case (.simple, 26): return Double(Float(bitPattern: UInt32(truncatingIfNeeded: head.argument)))
         case (.simple, 27): return Double(bitPattern: head.argument)
         case (.unsigned, _), (.negative, _):
             // Integers are accepted where a float is expected, if exactly representable.
-            let integer = try decodeInteger(Int64.self, at: offset, key: key())
-            guard let value = Double(exactly: integer) else {
+            guard let value = Double(exactly: try decodeInteger(Int64.self, at: offset, key: key())) else {
                 throw CBORDecodingError.numberOutOfRange(type: "Double", path: path(appending: key()))
             }
             return value
@@ -79,62 +60,44 @@ struct CBORCursor {
         }
     }
 
-    func stringRange(at offset: Int, major: CBORMajorType, key: @autoclosure () -> (any CodingKey)?) throws -> Range<Int> {
-        let head = try reader.head(at: offset)
+    /// The content of the byte or text string at `offset`.
+    func stringBytes(
+        at offset: Int, major: CBORMajorType, key: @autoclosure () -> (any CodingKey)?
+    ) throws -> UnsafeBufferPointer<UInt8> {
+        let head = reader.validatedHead(at: offset)
         guard head.major == major else { throw mismatch(major == .text ? "text" : "bytes", at: offset, key: key()) }
-        return try reader.stringContent(head)
+        return UnsafeBufferPointer(rebasing: reader.bytes[head.end..<(head.end + Int(head.argument))])
     }
 
     func decodeString(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> String {
-        let range = try stringRange(at: offset, major: .text, key: key())
-        return CBORText.string(validated: UnsafeBufferPointer(rebasing: reader.bytes[range]))
+        // Validated with the whole payload before decoding began: `decoding` repairs nothing.
+        String(decoding: try stringBytes(at: offset, major: .text, key: key()), as: UTF8.self)
     }
 
     func decodeData(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Data {
-        let range = try stringRange(at: offset, major: .bytes, key: key())
-        return Data(UnsafeBufferPointer(rebasing: reader.bytes[range]))
+        Data(try stringBytes(at: offset, major: .bytes, key: key()))
     }
 
+    /// Tag 1 around integer or float seconds (`decodeDouble` takes both; whole seconds
+    /// within the date range are exact in a Double).
     func decodeDate(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> Date {
-        let head = try reader.head(at: offset)
+        let head = reader.validatedHead(at: offset)
         guard head.major == .tag, head.argument == CBORConstant.epochDateTag else {
             throw mismatch("date (tag 1)", at: offset, key: key())
         }
-        let inner = try reader.head(at: head.end)
-        let milliseconds: Int64?
-        switch inner.major {
-        case .unsigned, .negative:
-            let seconds = try decodeInteger(Int64.self, at: head.end, key: key())
-            let (product, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-            milliseconds = overflow ? nil : product
-        case .simple:
-            let seconds = try decodeDouble(at: head.end, key: key())
-            milliseconds = seconds.isFinite ? Int64(exactly: (seconds * 1000).rounded()) : nil
-        default:
-            throw mismatch("epoch seconds", at: head.end, key: key())
-        }
-        guard let milliseconds, CBORDateForm.isRepresentable(milliseconds) else {
+        guard let milliseconds = CBORDateForm.epochMilliseconds(seconds: try decodeDouble(at: head.end, key: key())) else {
             throw CBORDecodingError.invalidValue(reason: "date out of range", path: path(appending: key()))
         }
-        return CBORDateForm.date(epochMilliseconds: milliseconds)
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
     func decodeURL(at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> URL {
-        var textOffset = offset
-        let head = try reader.head(at: offset)
-        if head.major == .tag, head.argument == CBORConstant.uriTag {
-            textOffset = head.end
-        }
-        let parsed: URL?
-        if state.pointee.internsURLs {
-            let range = try stringRange(at: textOffset, major: .text, key: key())
-            parsed = try URLInternTable.shared.url(utf8: UnsafeBufferPointer(rebasing: reader.bytes[range])) {
-                URL(string: try decodeString(at: textOffset, key: key()))
-            }
-        } else {
-            parsed = URL(string: try decodeString(at: textOffset, key: key()))
-        }
-        guard let url = parsed else {
+        let head = reader.validatedHead(at: offset)
+        let textOffset = head.major == .tag && head.argument == CBORConstant.uriTag ? head.end : offset
+        let text = try stringBytes(at: textOffset, major: .text, key: key())
+        // Logo and photo URLs repeat from one response to the next, and parsing one costs
+        // more than decoding a whole team: parsed URLs are reused (URLInternTable).
+        guard let url = URLInternTable.shared.url(utf8: text, parse: { URL(string: String(decoding: text, as: UTF8.self)) }) else {
             throw CBORDecodingError.invalidValue(reason: "not a URL", path: path(appending: key()))
         }
         return url
@@ -142,59 +105,40 @@ struct CBORCursor {
 
     // MARK: Any Decodable
 
-    /// Decodes `T` at `offset`. Primitive and special-form types are read directly;
-    /// everything else goes through `init(from:)` with `key` pushed onto the path.
-    ///
-    /// This runs unspecialised for every nested value, so it avoids anything that needs
-    /// new generic metadata at run time (a `T?` result or an `as? T` cast would look up
-    /// `Optional<T>` on every call): a type is matched by comparing metatypes, and the
-    /// value it decoded is reinterpreted as `T`, which it is.
-    func decode<T: Decodable>(_ type: T.Type, at offset: Int, key: (any CodingKey)?) throws -> T {
-        // Peeking at the major type first keeps the common struct case to a few comparisons.
-        guard offset >= 0, offset < reader.count else { throw CBORDecodingError.truncated(offset: offset) }
-        switch reader.bytes[offset] >> 5 {
-        case CBORMajorType.map.rawValue, CBORMajorType.array.rawValue:
-            break
-        case CBORMajorType.text.rawValue:
-            if T.self == String.self { return unsafeBitCast(try decodeString(at: offset, key: key), to: T.self) }
-            if T.self == URL.self { return unsafeBitCast(try decodeURL(at: offset, key: key), to: T.self) }
-        case CBORMajorType.unsigned.rawValue, CBORMajorType.negative.rawValue:
-            if T.self == Int.self { return unsafeBitCast(try decodeInteger(Int.self, at: offset, key: key), to: T.self) }
-            if T.self == Int64.self { return unsafeBitCast(try decodeInteger(Int64.self, at: offset, key: key), to: T.self) }
-            if T.self == UInt64.self { return unsafeBitCast(try decodeInteger(UInt64.self, at: offset, key: key), to: T.self) }
-            if T.self == UInt32.self { return unsafeBitCast(try decodeInteger(UInt32.self, at: offset, key: key), to: T.self) }
-            if T.self == UInt8.self { return unsafeBitCast(try decodeInteger(UInt8.self, at: offset, key: key), to: T.self) }
-            if T.self == Int32.self { return unsafeBitCast(try decodeInteger(Int32.self, at: offset, key: key), to: T.self) }
-            if T.self == UInt16.self { return unsafeBitCast(try decodeInteger(UInt16.self, at: offset, key: key), to: T.self) }
-            if T.self == Int16.self { return unsafeBitCast(try decodeInteger(Int16.self, at: offset, key: key), to: T.self) }
-            if T.self == Int8.self { return unsafeBitCast(try decodeInteger(Int8.self, at: offset, key: key), to: T.self) }
-            if T.self == UInt.self { return unsafeBitCast(try decodeInteger(UInt.self, at: offset, key: key), to: T.self) }
-            if T.self == Double.self { return unsafeBitCast(try decodeDouble(at: offset, key: key), to: T.self) }
-        case CBORMajorType.bytes.rawValue:
-            if T.self == Data.self { return unsafeBitCast(try decodeData(at: offset, key: key), to: T.self) }
-        case CBORMajorType.tag.rawValue:
-            if T.self == Date.self { return unsafeBitCast(try decodeDate(at: offset, key: key), to: T.self) }
-            if T.self == URL.self { return unsafeBitCast(try decodeURL(at: offset, key: key), to: T.self) }
-        default: // simple values and floats
-            if T.self == Double.self { return unsafeBitCast(try decodeDouble(at: offset, key: key), to: T.self) }
-            if T.self == Bool.self { return unsafeBitCast(try decodeBool(at: offset, key: key), to: T.self) }
-            if T.self == Float.self { return unsafeBitCast(Float(try decodeDouble(at: offset, key: key)), to: T.self) }
-        }
-        if T.self == CBORValue.self { return unsafeBitCast(try CBORValue.decode(at: offset, cursor: self), to: T.self) }
-        // A special type in another CBOR form is a mismatch. Falling through to its own
-        // init(from:) would accept Foundation's forms: URL from {"relative": ...},
-        // Data from an array of integers, Date from a bare number.
-        if T.self == Date.self { throw mismatch("date (tag 1)", at: offset, key: key) }
-        if T.self == URL.self { throw mismatch("text", at: offset, key: key) }
-        if T.self == Data.self { throw mismatch("bytes", at: offset, key: key) }
+    /// Decodes `T` at `offset`; every container's `decode` comes here. The types with a wire
+    /// form of their own are read directly, each checking the CBOR type it finds (Foundation's
+    /// `init(from:)` of URL, Date and Data would accept other forms: `{"relative": ...}`, a
+    /// bare number, an array of integers); everything else goes through `init(from:)` with
+    /// `key` pushed onto the path. This runs unspecialised for every nested value, so types
+    /// are matched by comparing metatypes and the value is reinterpreted as `T`, which it is:
+    /// a `T?` result or an `as? T` cast would look up `Optional<T>` metadata on every call.
+    func decode<T: Decodable>(_ type: T.Type, at offset: Int, key: @autoclosure () -> (any CodingKey)?) throws -> T {
+        if T.self == String.self { return unsafeBitCast(try decodeString(at: offset, key: key()), to: T.self) }
+        if T.self == URL.self { return unsafeBitCast(try decodeURL(at: offset, key: key()), to: T.self) }
+        if T.self == Date.self { return unsafeBitCast(try decodeDate(at: offset, key: key()), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try decodeInteger(Int.self, at: offset, key: key()), to: T.self) }
+        if T.self == Int64.self { return unsafeBitCast(try decodeInteger(Int64.self, at: offset, key: key()), to: T.self) }
+        if T.self == UInt64.self { return unsafeBitCast(try decodeInteger(UInt64.self, at: offset, key: key()), to: T.self) }
+        if T.self == UInt32.self { return unsafeBitCast(try decodeInteger(UInt32.self, at: offset, key: key()), to: T.self) }
+        if T.self == UInt8.self { return unsafeBitCast(try decodeInteger(UInt8.self, at: offset, key: key()), to: T.self) }
+        if T.self == Int32.self { return unsafeBitCast(try decodeInteger(Int32.self, at: offset, key: key()), to: T.self) }
+        if T.self == UInt16.self { return unsafeBitCast(try decodeInteger(UInt16.self, at: offset, key: key()), to: T.self) }
+        if T.self == Int16.self { return unsafeBitCast(try decodeInteger(Int16.self, at: offset, key: key()), to: T.self) }
+        if T.self == Int8.self { return unsafeBitCast(try decodeInteger(Int8.self, at: offset, key: key()), to: T.self) }
+        if T.self == UInt.self { return unsafeBitCast(try decodeInteger(UInt.self, at: offset, key: key()), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try decodeBool(at: offset, key: key()), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try decodeDouble(at: offset, key: key()), to: T.self) }
+        if T.self == Float.self { return unsafeBitCast(Float(try decodeDouble(at: offset, key: key())), to: T.self) }
+        if T.self == Data.self { return unsafeBitCast(try decodeData(at: offset, key: key()), to: T.self) }
 
         let entriesMark = state.pointee.mapEntries.count
         let pathMark = state.pointee.path.count
-        if let key { state.pointee.path.append(key) }
+        if let key = key() { state.pointee.path.append(key) }
         defer {
-            state.pointee.mapEntries.truncate(to: entriesMark)
-            state.pointee.path.truncate(to: pathMark)
+            // removeLast(_:), not removeSubrange: the generic replaceSubrange showed in profiles.
+            state.pointee.mapEntries.removeLast(state.pointee.mapEntries.count - entriesMark)
+            state.pointee.path.removeLast(state.pointee.path.count - pathMark)
         }
-        return try T(from: CBORValueDecoder(cursor: self, offset: offset, pathCount: state.pointee.path.count))
+        return try T(from: CBORValueDecoder(cursor: self, offset: offset))
     }
 }

@@ -1,52 +1,25 @@
 import FoundationEssentials
 
-/// Decodes `Decodable` values from CBOR (RFC 8949).
-///
-/// Untrusted input is safe: the whole item is validated first (bounds, lengths,
-/// nesting depth, no indefinite lengths, no trailing bytes), and every failure is a
-/// `CBORDecodingError` — shape errors carry the coding path, e.g. `value[3].name`.
-/// Unknown map keys are ignored so newer peers can add fields.
+/// Decodes `Decodable` values from CBOR (RFC 8949). Untrusted input is safe: the whole item
+/// is validated first (bounds, lengths, nesting depth, no indefinite lengths, no trailing
+/// bytes), and every failure is a `CBORDecodingError`, shape errors with the coding path,
+/// e.g. `value[3].name`. Unknown map keys are ignored so newer peers can add fields.
 public struct CBORDecoder: Sendable {
-    /// Default cap on nesting of arrays, maps and tags; protects the stack. The
-    /// top-level item is level 1: 64 levels pass, an array, map or tag at level 65 is
-    /// `depthLimitExceeded` (PROTOCOL.md §3.4).
-    public static let defaultMaxDepth = 64
+    /// Cap on nesting of arrays, maps and tags; protects the stack. The top-level item is
+    /// level 1: 64 levels pass, an array, map or tag at level 65 is `depthLimitExceeded`
+    /// (PROTOCOL.md §3.4).
+    public static let maxDepth = 64
 
-    public var maxDepth: Int
-    public var userInfo: [CodingUserInfoKey: any Sendable]
-    /// Reuse `URL`s parsed by earlier decodes (logo and photo URLs repeat from one
-    /// response to the next, and parsing one costs more than decoding a whole team).
-    /// Off: every URL is parsed afresh.
-    public var internsURLs: Bool
-
-    public init(
-        maxDepth: Int = CBORDecoder.defaultMaxDepth,
-        internsURLs: Bool = true,
-        userInfo: [CodingUserInfoKey: any Sendable] = [:]
-    ) {
-        self.maxDepth = maxDepth
-        self.internsURLs = internsURLs
-        self.userInfo = userInfo
-    }
+    public init() {}
 
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         try bytes.withUnsafeBufferPointer { try decode(type, from: $0) }
     }
 
-    public func decode<T: Decodable>(_ type: T.Type, from bytes: ArraySlice<UInt8>) throws -> T {
-        try bytes.withUnsafeBufferPointer { try decode(type, from: $0) }
-    }
-
-    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try data.withUnsafeBytes { try decode(type, from: $0.bindMemory(to: UInt8.self)) }
-    }
-
     /// Decodes from borrowed memory; nothing refers to `bytes` after this returns.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws -> T {
-        let reader = CBORReader(bytes: bytes, maxDepth: maxDepth)
-        var state = CBORDecodingState(
-            reader: reader, userInfo: userInfo, internsURLs: internsURLs
-        )
+        let reader = CBORReader(bytes: bytes, maxDepth: Self.maxDepth)
+        var state = CBORDecodingState(reader: reader)
         return try withUnsafeMutablePointer(to: &state) { pointer in
             let cursor = CBORCursor(state: pointer)
             let end = try reader.skipItem(at: 0)
@@ -59,10 +32,30 @@ public struct CBORDecoder: Sendable {
             }
         }
     }
+}
 
-    /// Decodes any well-formed item into the generic `CBORValue` tree.
-    public func decodeValue(from bytes: [UInt8]) throws -> CBORValue {
-        try decode(CBORValue.self, from: bytes)
+/// One indexed entry of a map being decoded: where its text key's bytes are (its value
+/// follows them). Entries of all open maps share one stack: no allocation per map.
+struct CBORMapEntry {
+    let keyStart: Int
+    let keyCount: Int
+    var valueOffset: Int { keyStart + keyCount }
+}
+
+/// State shared by every decoder and container of one `decode` call, on the stack of
+/// `decode` and reached through a pointer: small per-value decoders, no reference counting.
+struct CBORDecodingState {
+    let reader: CBORReader
+    /// Index of the maps currently open, innermost last.
+    var mapEntries: [CBORMapEntry] = []
+    /// Coding path of the value being decoded, for error messages. It is every container's
+    /// `codingPath` too: nested values push and pop their keys around their own decoding.
+    var path: [any CodingKey] = []
+
+    init(reader: CBORReader) {
+        self.reader = reader
+        mapEntries.reserveCapacity(64)
+        path.reserveCapacity(16)
     }
 }
 

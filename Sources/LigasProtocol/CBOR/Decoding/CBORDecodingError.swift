@@ -38,3 +38,37 @@ public enum CBORDecodingError: Error, Equatable, Sendable, CustomStringConvertib
         }
     }
 }
+
+/// The codec's own coding keys: an array position (rendered `[n]` in error paths), or a
+/// map key that is not one of a type's `CodingKeys`.
+enum CBORKey: CodingKey {
+    case index(Int)
+    case name(String)
+
+    var stringValue: String {
+        switch self {
+        case .index(let index): "Index \(index)"
+        case .name(let name): name
+        }
+    }
+
+    var intValue: Int? { if case .index(let index) = self { index } else { nil } }
+    init(stringValue: String) { self = .name(stringValue) }
+    init(intValue: Int) { self = .index(intValue) }
+}
+
+enum CBORCodingPath {
+    /// Renders a coding path the way errors show it: `value[3].name`.
+    static func render(_ path: some Sequence<any CodingKey>) -> String {
+        var result = ""
+        for key in path {
+            if case .index(let index)? = key as? CBORKey {
+                result += "[\(index)]"
+            } else {
+                if !result.isEmpty { result += "." }
+                result += key.stringValue
+            }
+        }
+        return result
+    }
+}

@@ -1,49 +1,40 @@
 import FoundationEssentials
 import Glibc
 
-/// Keyed access to a map whose entries were indexed into the shared entry stack.
-/// Unknown keys are simply never looked up (forward compatibility).
-///
-/// Nested containers obtained with `nestedContainer`/`superDecoder` share this
-/// container's path in error messages; the wire types never use them.
+/// Keyed access to a map whose entries were indexed into the shared entry stack; unknown
+/// keys are never looked up (forward compatibility). The generic `decode` witnesses every
+/// primitive requirement too; optional fields use the standard library's `decodeIfPresent`
+/// (`contains`, `decodeNil`, then `decode`). Nested containers share this container's path
+/// in error messages; the wire types never use them.
 struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let cursor: CBORCursor
-    let entriesStart: Int
-    let entriesCount: Int
-    let pathCount: Int
+    /// This map's entries in the shared stack.
+    let entries: Range<Int>
 
-    var codingPath: [any CodingKey] { cursor.codingPath(prefix: pathCount) }
+    var codingPath: [any CodingKey] { cursor.state.pointee.path }
 
     var allKeys: [Key] {
         let reader = cursor.reader
-        return cursor.state.pointee.mapEntries[entriesStart..<(entriesStart + entriesCount)].compactMap { entry in
+        return cursor.state.pointee.mapEntries[entries].compactMap { entry in
             let keyBytes = UnsafeBufferPointer(rebasing: reader.bytes[entry.keyStart..<(entry.keyStart + entry.keyCount)])
-            return Key(stringValue: CBORText.string(validated: keyBytes))
+            return Key(stringValue: String(decoding: keyBytes, as: UTF8.self))
         }
     }
 
-    /// Offset of the value for `key`, or nil. The first occurrence wins.
+    /// Offset of the value for `key`, or nil: a scan of the map's keys, compared as UTF-8
+    /// bytes (the maps are small). The first occurrence wins.
     private func valueOffset(for key: Key) -> Int? {
-        let name = key.stringValue
-        if let found = name.utf8.withContiguousStorageIfAvailable({ find($0) }) {
-            return found
-        }
-        return Array(name.utf8).withUnsafeBufferPointer { find($0) }
-    }
-
-    private func find(_ name: UnsafeBufferPointer<UInt8>) -> Int? {
+        var name = key.stringValue
         let bytes = cursor.reader.bytes
-        return cursor.state.pointee.mapEntries.withUnsafeBufferPointer { entries in
-            for index in entriesStart..<(entriesStart + entriesCount) {
-                let entry = entries[index]
-                guard entry.keyCount == name.count else { continue }
-                if name.isEmpty { return entry.valueOffset }
-                if let base = bytes.baseAddress, let wanted = name.baseAddress,
-                   memcmp(base + entry.keyStart, wanted, name.count) == 0 {
-                    return entry.valueOffset
+        return name.withUTF8 { name in
+            cursor.state.pointee.mapEntries.withUnsafeBufferPointer { mapEntries in
+                for entry in mapEntries[entries] where entry.keyCount == name.count {
+                    if name.isEmpty || memcmp(bytes.baseAddress! + entry.keyStart, name.baseAddress!, name.count) == 0 {
+                        return entry.valueOffset
+                    }
                 }
+                return nil
             }
-            return nil
         }
     }
 
@@ -56,81 +47,28 @@ struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     func contains(_ key: Key) -> Bool { valueOffset(for: key) != nil }
 
-    func decodeNil(forKey key: Key) throws -> Bool { cursor.decodeNil(at: try require(key)) }
-
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try cursor.decodeBool(at: require(key), key: key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try cursor.decodeString(at: require(key), key: key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try cursor.decodeDouble(at: require(key), key: key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try cursor.decodeDouble(at: require(key), key: key)) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(Int.self, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(Int8.self, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(Int16.self, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(Int32.self, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(Int64.self, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(UInt.self, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(UInt8.self, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(UInt16.self, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(UInt32.self, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(UInt64.self, key) }
+    func decodeNil(forKey key: Key) throws -> Bool { cursor.reader.isNull(at: try require(key)) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try cursor.decode(T.self, at: require(key), key: key)
     }
 
-    private func integer<I: FixedWidthInteger>(_ type: I.Type, _ key: Key) throws -> I {
-        try cursor.decodeInteger(I.self, at: require(key), key: key)
-    }
-
-    // Optional fields: one lookup; an absent key and null both mean nil.
-
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        guard let offset = presentOffset(key) else { return nil }
-        return try cursor.decodeString(at: offset, key: key)
-    }
-
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        guard let offset = presentOffset(key) else { return nil }
-        return try cursor.decodeInteger(Int.self, at: offset, key: key)
-    }
-
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        guard let offset = presentOffset(key) else { return nil }
-        return try cursor.decodeInteger(UInt64.self, at: offset, key: key)
-    }
-
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        guard let offset = presentOffset(key) else { return nil }
-        return try cursor.decodeInteger(UInt32.self, at: offset, key: key)
-    }
-
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let offset = presentOffset(key) else { return nil }
-        return try cursor.decode(T.self, at: offset, key: key)
-    }
-
-    private func presentOffset(_ key: Key) -> Int? {
-        guard let offset = valueOffset(for: key), !cursor.decodeNil(at: offset) else { return nil }
-        return offset
-    }
-
-    func nestedContainer<NestedKey: CodingKey>(
-        keyedBy type: NestedKey.Type, forKey key: Key
-    ) throws -> KeyedDecodingContainer<NestedKey> {
-        try CBORValueDecoder(cursor: cursor, offset: require(key), pathCount: pathCount).container(keyedBy: type)
+    func nestedContainer<Nested: CodingKey>(keyedBy type: Nested.Type, forKey key: Key) throws -> KeyedDecodingContainer<Nested> {
+        try superDecoder(forKey: key).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try CBORValueDecoder(cursor: cursor, offset: require(key), pathCount: pathCount).unkeyedContainer()
+        try superDecoder(forKey: key).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
         guard let key = Key(stringValue: "super") else {
-            throw CBORDecodingError.keyNotFound(path: cursor.path(appending: CBORStringKey("super")))
+            throw CBORDecodingError.keyNotFound(path: cursor.path(appending: CBORKey.name("super")))
         }
         return try superDecoder(forKey: key)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        CBORValueDecoder(cursor: cursor, offset: try require(key), pathCount: pathCount)
+        CBORValueDecoder(cursor: cursor, offset: try require(key))
     }
 }

@@ -7,163 +7,147 @@ struct CBOREncodingCursor {
 
     // MARK: Any Encodable
 
-    func encode<T: Encodable>(_ value: T, key: (any CodingKey)?) throws {
+    /// Every container's `encode` comes here, so a primitive is written the same way
+    /// however it is given.
+    func encode<T: Encodable>(_ value: T, key: @autoclosure () -> (any CodingKey)?) throws {
         if try encodeSpecialForm(value) { return }
         let level = state.pointee.open.count
         let before = state.pointee.out.count
         let pathMark = state.pointee.path.count
-        if let key { state.pointee.path.append(key) }
-        defer { state.pointee.path.truncate(to: pathMark) }
-        try value.encode(to: CBORValueEncoder(cursor: self, level: level, pathCount: state.pointee.path.count))
-        if state.pointee.open.count > level {
-            try close(downTo: level)
-        } else if state.pointee.out.count == before {
-            state.pointee.out.append(0xA0) // a value that encoded nothing is an empty map
-        }
+        if let key = key() { state.pointee.path.append(key) }
+        defer { state.pointee.path.removeLast(state.pointee.path.count - pathMark) }
+        try value.encode(to: CBORValueEncoder(cursor: self, level: level))
+        try close(downTo: level)
+        // A value that encoded nothing is an empty map.
+        if state.pointee.out.count == before { state.pointee.out.append(0xA0) }
     }
 
     /// Types with a fixed wire form, plus primitives reached through generic code
     /// (e.g. the elements of `[String]`). Matched by metatype and reinterpreted, for the
-    /// reason `CBORCursor.decode` gives.
+    /// reason `CBORCursor.decode` gives. A URL is its absolute string as text (tag 32 is
+    /// accepted on input, never written); a Date is `CBORDateForm`.
     private func encodeSpecialForm<T>(_ value: T) throws -> Bool {
         if T.self == String.self { state.pointee.out.appendCBORText(unsafeBitCast(value, to: String.self)); return true }
-        if T.self == URL.self { CBORURLForm.append(unsafeBitCast(value, to: URL.self), to: &state.pointee.out); return true }
+        if T.self == URL.self { state.pointee.out.appendCBORText(unsafeBitCast(value, to: URL.self).absoluteString); return true }
         if T.self == Int.self { state.pointee.out.appendCBORSigned(Int64(unsafeBitCast(value, to: Int.self))); return true }
         if T.self == Date.self { try CBORDateForm.append(unsafeBitCast(value, to: Date.self), to: &state.pointee.out); return true }
-        if T.self == Bool.self { state.pointee.out.appendCBORBool(unsafeBitCast(value, to: Bool.self)); return true }
-        if T.self == Double.self { state.pointee.out.appendCBORDouble(unsafeBitCast(value, to: Double.self)); return true }
-        if T.self == Data.self {
-            unsafeBitCast(value, to: Data.self).withUnsafeBytes { state.pointee.out.appendCBORBytes($0) }
+        if T.self == Bool.self {
+            state.pointee.out.append(unsafeBitCast(value, to: Bool.self) ? CBORConstant.trueByte : CBORConstant.falseByte)
             return true
         }
-        if T.self == UInt64.self { state.pointee.out.appendCBORUnsigned(unsafeBitCast(value, to: UInt64.self)); return true }
-        if T.self == UInt32.self { state.pointee.out.appendCBORUnsigned(UInt64(unsafeBitCast(value, to: UInt32.self))); return true }
+        if T.self == Double.self { state.pointee.out.appendCBORDouble(unsafeBitCast(value, to: Double.self)); return true }
+        if T.self == Data.self { unsafeBitCast(value, to: Data.self).withUnsafeBytes { state.pointee.out.appendCBORBytes($0) }; return true }
+        if T.self == UInt64.self { state.pointee.out.appendCBORHead(.unsigned, unsafeBitCast(value, to: UInt64.self)); return true }
+        if T.self == UInt32.self { state.pointee.out.appendCBORHead(.unsigned, UInt64(unsafeBitCast(value, to: UInt32.self))); return true }
         if T.self == Int64.self { state.pointee.out.appendCBORSigned(unsafeBitCast(value, to: Int64.self)); return true }
-        if T.self == UInt8.self { state.pointee.out.appendCBORUnsigned(UInt64(unsafeBitCast(value, to: UInt8.self))); return true }
-        if T.self == UInt16.self { state.pointee.out.appendCBORUnsigned(UInt64(unsafeBitCast(value, to: UInt16.self))); return true }
+        if T.self == UInt8.self { state.pointee.out.appendCBORHead(.unsigned, UInt64(unsafeBitCast(value, to: UInt8.self))); return true }
+        if T.self == UInt16.self { state.pointee.out.appendCBORHead(.unsigned, UInt64(unsafeBitCast(value, to: UInt16.self))); return true }
         if T.self == Int32.self { state.pointee.out.appendCBORSigned(Int64(unsafeBitCast(value, to: Int32.self))); return true }
         if T.self == Int16.self { state.pointee.out.appendCBORSigned(Int64(unsafeBitCast(value, to: Int16.self))); return true }
         if T.self == Int8.self { state.pointee.out.appendCBORSigned(Int64(unsafeBitCast(value, to: Int8.self))); return true }
-        if T.self == UInt.self { state.pointee.out.appendCBORUnsigned(UInt64(unsafeBitCast(value, to: UInt.self))); return true }
+        if T.self == UInt.self { state.pointee.out.appendCBORHead(.unsigned, UInt64(unsafeBitCast(value, to: UInt.self))); return true }
         if T.self == Float.self { state.pointee.out.appendCBORDouble(Double(unsafeBitCast(value, to: Float.self))); return true }
-        if T.self == CBORValue.self { unsafeBitCast(value, to: CBORValue.self).append(to: &state.pointee.out); return true }
         return false
     }
 
     // MARK: Containers
 
-    /// Opens a container with a one-byte head placeholder and returns its index.
-    func openContainer(isMap: Bool, pathCount: Int) -> Int {
-        let container = CBOROpenContainer(
-            isMap: isMap,
-            headOffset: state.pointee.out.count,
-            marksStart: state.pointee.entryMarks.count,
-            pathCount: pathCount
-        )
+    /// Opens a container with a one-byte head placeholder. Its head offset identifies it.
+    func openContainer(isMap: Bool) -> Int {
+        let headOffset = state.pointee.out.count
+        state.pointee.open.append(CBOROpenContainer(isMap: isMap, headOffset: headOffset, marksStart: state.pointee.entryMarks.count))
         state.pointee.out.append(0)
-        state.pointee.open.append(container)
-        return state.pointee.open.count - 1
+        return headOffset
     }
 
-    /// Makes the container at `index` (identified by its head offset) the innermost one,
-    /// closing nested containers that were left open. Throws if it was already closed.
-    func prepareToWrite(index: Int, headOffset: Int) throws {
-        guard index < state.pointee.open.count, state.pointee.open[index].headOffset == headOffset else {
+    /// Opens a container as the next entry or item of an open one (`start` writes the key or
+    /// counts the item). It stays open until its parent is written to again or closes (one
+    /// forward pass); nested-container APIs cannot throw, so failures are reported at the end.
+    func openNested(isMap: Bool, start: () throws -> Void) -> Int {
+        do {
+            try start()
+        } catch {
+            state.pointee.pendingError = error
+        }
+        return openContainer(isMap: isMap)
+    }
+
+    /// Where the container `headOffset` is in the open stack; nil once it closed.
+    func index(of headOffset: Int) -> Int? {
+        state.pointee.open.lastIndex { $0.headOffset == headOffset }
+    }
+
+    /// A super-encoder would be filled in after later siblings, which a one-pass encoder
+    /// cannot do; the wire types never need it. Reported when encoding ends.
+    func unsupportedSuperEncoder() -> any Encoder {
+        state.pointee.pendingError = EncodingError.invalidValue(
+            0, .init(codingPath: state.pointee.path, debugDescription: "superEncoder is not supported by CBOREncoder")
+        )
+        return CBORValueEncoder(cursor: self, level: state.pointee.open.count)
+    }
+
+    /// Makes the container `headOffset` the innermost one, closing nested containers that
+    /// were left open, and returns its index. Throws if it was already closed.
+    @discardableResult
+    func prepareToWrite(_ headOffset: Int) throws -> Int {
+        guard let index = index(of: headOffset) else {
             throw EncodingError.invalidValue(
                 headOffset, .init(codingPath: state.pointee.path, debugDescription: "container used after it was closed")
             )
         }
-        if state.pointee.open.count > index + 1 {
-            try close(downTo: index + 1)
-        }
+        try close(downTo: index + 1)
+        return index
     }
 
+    /// Closes the innermost containers down to `level`, patching in their real heads.
     func close(downTo level: Int) throws {
-        while state.pointee.open.count > level {
-            try closeInnermost()
-        }
-    }
-
-    private func closeInnermost() throws {
-        guard let container = state.pointee.open.popLast() else { return }
-        let count: Int
-        if container.isMap {
-            count = state.pointee.entryMarks.count - container.marksStart
-            try sortEntries(from: container.marksStart)
-            state.pointee.entryMarks.truncate(to: container.marksStart)
-        } else {
-            count = container.itemCount
-        }
-        patchHead(at: container.headOffset, major: container.isMap ? .map : .array, count: UInt64(count))
-    }
-
-    /// Replaces the placeholder with the real head, inserting bytes when it is wider.
-    private func patchHead(at offset: Int, major: CBORMajorType, count: UInt64) {
-        let high = major.rawValue << 5
-        if count < 24 {
-            state.pointee.out[offset] = high | UInt8(count)
-            return
-        }
-        let width: Int = count <= 0xFF ? 1 : count <= 0xFFFF ? 2 : count <= 0xFFFF_FFFF ? 4 : 8
-        let info: UInt8 = width == 1 ? 24 : width == 2 ? 25 : width == 4 ? 26 : 27
-        state.pointee.out.insertZeros(width, at: offset + 1)
-        state.pointee.out[offset] = high | info
-        for index in 0..<width {
-            state.pointee.out[offset + 1 + index] = UInt8(truncatingIfNeeded: count >> (8 * UInt64(width - 1 - index)))
+        while state.pointee.open.count > level, let container = state.pointee.open.popLast() {
+            var count = container.itemCount
+            if container.isMap {
+                try sortEntries(from: container.marksStart)
+                count = state.pointee.entryMarks.count - container.marksStart
+                state.pointee.entryMarks.removeLast(count)
+            }
+            state.pointee.out.patchCBORHead(at: container.headOffset, container.isMap ? .map : .array, UInt64(count))
         }
     }
 
     // MARK: Deterministic key order
 
-    /// Ensures the entries recorded from `marksStart` are in bytewise order of their
-    /// encoded keys (RFC 8949 §4.2.1). Already-sorted maps (the wire types declare
-    /// their keys in that order) cost one comparison per entry.
+    /// Puts the entries recorded from `marksStart` in bytewise order of their encoded keys
+    /// (RFC 8949 §4.2.1), and refuses a key written twice. An already-sorted map costs one
+    /// comparison per entry and no copy; matches, whose fields are declared in reading
+    /// order, are reordered on every encode.
     private func sortEntries(from marksStart: Int) throws {
         let marks = state.pointee.entryMarks[marksStart...]
-        guard marks.count > 1 else { return }
-        var sorted = true
-        for index in marks.indices.dropLast() {
-            let order = compareKeys(marks[index], marks[index + 1])
-            if order == 0 { throw duplicateKey() }
-            if order > 0 { sorted = false }
-        }
-        if sorted { return }
-        reorder(Array(marks))
-    }
-
-    private func reorder(_ marks: [CBOREntryMark]) {
-        let regionStart = marks[0].entryStart
-        let regionEnd = state.pointee.out.count
-        let base = state.pointee.out.base
-        func entryRange(_ index: Int) -> Range<Int> {
-            let end = index + 1 < marks.count ? marks[index + 1].entryStart : regionEnd
-            return marks[index].entryStart..<end
-        }
+        if zip(marks, marks.dropFirst()).allSatisfy({ compareKeys($0, $1) < 0 }) { return }
         let order = marks.indices.sorted { compareKeys(marks[$0], marks[$1]) < 0 }
-        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: regionEnd - regionStart)
-        defer { scratch.deallocate() }
-        scratch.initialize(from: base + regionStart, count: regionEnd - regionStart)
-        var write = regionStart
-        for index in order {
-            let range = entryRange(index)
-            (base + write).update(from: scratch + (range.lowerBound - regionStart), count: range.count)
-            write += range.count
+        guard zip(order, order.dropFirst()).allSatisfy({ compareKeys(marks[$0], marks[$1]) != 0 }) else {
+            throw EncodingError.invalidValue(
+                0, .init(codingPath: state.pointee.path, debugDescription: "duplicate map key (not allowed in CBOR maps)")
+            )
+        }
+        // Copy the map's entries to the reused scratch buffer, then write them back in key order.
+        let start = marks[marksStart].entryStart
+        let output = state.pointee.out.bytes
+        state.pointee.scratch.removeAll(keepingCapacity: true)
+        state.pointee.scratch.append(contentsOf: UnsafeBufferPointer(rebasing: output[start...]))
+        state.pointee.scratch.withUnsafeBufferPointer { entries in
+            var write = state.pointee.out.base + start
+            for index in order {
+                let range = marks[index].entryStart..<(index + 1 < marks.endIndex ? marks[index + 1].entryStart : output.count)
+                write.update(from: entries.baseAddress! + (range.lowerBound - start), count: range.count)
+                write += range.count
+            }
         }
     }
 
-    private func compareKeys(_ lhs: CBOREntryMark, _ rhs: CBOREntryMark) -> Int {
+    /// Bytewise order of two entries' encoded keys: negative, zero (equal) or positive.
+    private func compareKeys(_ lhs: (entryStart: Int, valueStart: Int), _ rhs: (entryStart: Int, valueStart: Int)) -> Int {
         let lhsCount = lhs.valueStart - lhs.entryStart
         let rhsCount = rhs.valueStart - rhs.entryStart
-        let common = min(lhsCount, rhsCount)
         let base = state.pointee.out.base
-        let result = common > 0 ? memcmp(base + lhs.entryStart, base + rhs.entryStart, common) : 0
-        if result != 0 { return Int(result) }
-        return lhsCount - rhsCount
-    }
-
-    private func duplicateKey() -> EncodingError {
-        EncodingError.invalidValue(
-            0, .init(codingPath: state.pointee.path, debugDescription: "duplicate map key (not allowed in CBOR maps)")
-        )
+        let result = memcmp(base + lhs.entryStart, base + rhs.entryStart, min(lhsCount, rhsCount))
+        return result != 0 ? Int(result) : lhsCount - rhsCount
     }
 }

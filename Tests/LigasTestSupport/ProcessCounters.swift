@@ -1,0 +1,25 @@
+import Foundation
+
+/// A process's CPU time and thread count as the kernel counts them (`/proc/PID/stat` and
+/// `/proc/PID/status`), for the benchmark and the reliability suite.
+public enum ProcessCounters {
+    /// User plus system CPU time the process has used so far, all its threads (also those that
+    /// have exited), in microseconds; nil when the process is gone. The kernel counts in clock
+    /// ticks (10 ms here), so measure over enough work.
+    public static func cpuMicroseconds(of pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let afterName = stat.lastIndex(of: ")")
+        else { return nil }
+        // Fields after "(comm)": state is field 3, utime 14 and stime 15.
+        let fields = stat[stat.index(after: afterName)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) * 1e6 / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Threads the process has now; nil when it is gone.
+    public static func threads(of pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        return status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
+            .flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).last }.flatMap { Int($0) }
+    }
+}

@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import LigasProtocol
+import Synchronization
 
 /// The multiplexing core of the client: one socket, many requests in flight, answers matched
 /// to callers by request id in whatever order they arrive.
@@ -38,10 +39,15 @@ final class ClientConnection: @unchecked Sendable {
         var peakBuffered = 0
         /// Times the connection stopped reading its socket.
         var pauses = 0
+        /// Answers their callers read themselves (see `call`).
+        var answersTakenHere = 0
     }
 
     enum Pending {
         case unary(CheckedContinuation<[UInt8], any Error>)
+        /// A unary request whose caller has no continuation waiting yet: its answer goes to
+        /// `answeredHere` until the caller takes it (see `call`).
+        case unaryHere
         case streamHeader(CheckedContinuation<OpenedStream, any Error>)
         case streaming(StreamReceiver)
     }
@@ -53,6 +59,8 @@ final class ClientConnection: @unchecked Sendable {
     private var decoder = FrameDecoder()
     private var encoder = FrameEncoder()
     private var pending: [UInt32: Pending] = [:]
+    /// Answers of `.unaryHere` requests, until their callers take them.
+    private var answeredHere: [UInt32: Result<[UInt8], any Error>] = [:]
     private var helloWaiter: CheckedContinuation<NegotiatedSession, any Error>?
     /// What this side announced, to check the server's reply against.
     private var sentHello: Hello?
@@ -61,8 +69,15 @@ final class ClientConnection: @unchecked Sendable {
     private var flow = FlowStatistics()
     private var readingPaused = false
 
-    init(socket: ClientSocket) {
+    /// How long a caller alone in the process waits for its answer on its own thread.
+    static let defaultAnswerHereBudget: Duration = .milliseconds(2)
+    private let answerHereBudget: Duration
+    private let callers: CallsInFlight
+
+    init(socket: ClientSocket, answerHereBudget: Duration = ClientConnection.defaultAnswerHereBudget, callers: CallsInFlight = .process) {
         self.socket = socket
+        self.answerHereBudget = answerHereBudget
+        self.callers = callers
     }
 
     // MARK: - Handshake
@@ -88,20 +103,53 @@ final class ClientConnection: @unchecked Sendable {
     // MARK: - Calls
 
     /// Sends a request and waits for its (non-stream) response payload.
+    ///
+    /// A caller alone in the process (no other call in flight on any connection, the usual case of
+    /// a command-line tool or a widget) waits for its answer on its own thread, reading the
+    /// socket itself, for up to `answerHereBudget`: a daemon answering from its cache answers well
+    /// within it, and the answer then costs no wake-up of the reader thread or of the task. Past
+    /// the budget, or with other calls in flight (whose tasks must not find the cooperative
+    /// threads busy waiting), the answer comes through the reader thread and a continuation.
     func call(_ request: Request) async throws -> [UInt8] {
-        let id = queue.sync { allocateID() }
+        try Task.checkCancellation()
+        let alone = callers.enter()
+        defer { callers.leave() }
+        let (id, answered) = queue.sync { callHere(request, waitingHere: alone) }
+        if let answered { return try answered.get() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                // Synchronously, on the caller's thread: no thread wake-up just to write.
                 queue.sync { [self] in
-                    if let failure { return continuation.resume(throwing: failure) }
+                    if let answer = answeredHere.removeValue(forKey: id) { return continuation.resume(with: answer) }
                     pending[id] = .unary(continuation)
-                    send(request, id: id)
                 }
             }
         } onCancel: {
             self.cancel(id)
         }
+    }
+
+    /// Sends `request` (synchronously, on the caller's thread: no wake-up just to write); if the
+    /// caller may wait here and nothing else is in flight on the connection, reads the answer here.
+    private func callHere(_ request: Request, waitingHere: Bool) -> (UInt32, Result<[UInt8], any Error>?) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let id = allocateID()
+        if let failure { return (id, .failure(failure)) }
+        let alone = waitingHere && pending.isEmpty && !readingPaused
+        pending[id] = .unaryHere
+        send(request, id: id)
+        if alone {
+            let deadline = ContinuousClock.now + answerHereBudget
+            while failure == nil, answeredHere[id] == nil, ContinuousClock.now < deadline {
+                var waiting = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
+                let remaining = (deadline - ContinuousClock.now).wholeMicroseconds
+                let ready = poll(&waiting, 1, Int32(clamping: (remaining + 999) / 1000))
+                if ready < 0, errno != EINTR { break }
+                if ready > 0, readOnce(honouringFlowControl: true) == .closed { fail(.connectionClosed) }
+            }
+        }
+        let answered = answeredHere.removeValue(forKey: id)
+        if answered != nil { flow.answersTakenHere += 1 }
+        return (id, answered)
     }
 
     /// Sends a request whose answer is a stream; returns its header and its chunks.
@@ -127,6 +175,7 @@ final class ClientConnection: @unchecked Sendable {
             guard let entry = pending.removeValue(forKey: id) else { return }
             switch entry {
             case .unary(let continuation): continuation.resume(throwing: CancellationError())
+            case .unaryHere: answeredHere[id] = .failure(CancellationError())
             case .streamHeader(let continuation): continuation.resume(throwing: CancellationError())
             case .streaming(let receiver): receiver.abandon()
             }
@@ -264,7 +313,7 @@ final class ClientConnection: @unchecked Sendable {
         guard failure == nil else { return }
         let awaitingAnswers = pending.values.contains { entry in
             switch entry {
-            case .unary, .streamHeader: true
+            case .unary, .unaryHere, .streamHeader: true
             case .streaming(let receiver): receiver.consumerIsWaiting
             }
         }
@@ -327,6 +376,7 @@ final class ClientConnection: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         switch pending.removeValue(forKey: id) {
         case .unary(let continuation): continuation.resume(with: result)
+        case .unaryHere: answeredHere[id] = result
         case .streamHeader(let continuation):
             continuation.resume(with: result.flatMap { _ in .failure(ClientError.protocolViolation("expected a stream")) })
         case .streaming(let receiver):
@@ -345,9 +395,10 @@ final class ClientConnection: @unchecked Sendable {
         helloWaiter = nil
         let entries = pending
         pending.removeAll()
-        for entry in entries.values {
+        for (id, entry) in entries {
             switch entry {
             case .unary(let continuation): continuation.resume(throwing: error)
+            case .unaryHere: answeredHere[id] = .failure(error)
             case .streamHeader(let continuation): continuation.resume(throwing: error)
             case .streaming(let receiver): receiver.finish(throwing: error)
             }

@@ -27,7 +27,14 @@ public final class LigasClient: Sendable {
         socketPath: String = SocketLocation.default(), agent: String = "ligas-client/\(ReleaseVersion.current)",
         requestDeadline: Duration? = nil
     ) async throws -> LigasClient {
-        let connection = ClientConnection(socket: try ClientSocket.connect(path: socketPath))
+        try await connect(socketPath: socketPath, agent: agent, requestDeadline: requestDeadline) { ClientConnection(socket: $0) }
+    }
+
+    /// For tests: the connection made their way (its answer-here budget, its count of callers).
+    static func connect(
+        socketPath: String, agent: String, requestDeadline: Duration?, connection make: (ClientSocket) -> ClientConnection
+    ) async throws -> LigasClient {
+        let connection = make(try ClientSocket.connect(path: socketPath))
         do {
             let session = try await connection.start(hello: Hello(agent: agent))
             return LigasClient(connection: connection, session: session, requestDeadline: requestDeadline)

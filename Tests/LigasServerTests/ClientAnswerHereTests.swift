@@ -1,0 +1,84 @@
+import Foundation
+@testable import LigasClient
+import LigasProtocol
+import LigasServer
+import LigasTestSupport
+import Testing
+
+@Suite("LigasClient: a caller alone in the process reads its own answer")
+struct ClientAnswerHereTests {
+    /// A client whose calls count only among themselves (the tests beside it run calls of their own).
+    static func client(_ server: TestServer, budget: Duration, callers: CallsInFlight = CallsInFlight()) async throws -> LigasClient {
+        try await LigasClient.connect(socketPath: server.path, agent: "test", requestDeadline: nil) {
+            ClientConnection(socket: $0, answerHereBudget: budget, callers: callers)
+        }
+    }
+
+    @Test("Within the budget, each caller takes its answer on its own thread, without waking the reader thread or the task")
+    func answersTakenHere() async throws {
+        try await TestServer.run { server in
+            let client = try await Self.client(server, budget: .seconds(30))
+            defer { client.close() }
+            for _ in 0..<10 { try await client.ping() }
+            #expect(try await client.teams(league: "ready").value.map(\.id) == ["ready"])
+            #expect(client.flowStatistics.answersTakenHere == 11)
+        }
+    }
+
+    @Test("With no budget, answers come through the reader thread, the same answers")
+    func answersThroughTheReadSource() async throws {
+        try await TestServer.run { server in
+            let client = try await Self.client(server, budget: .zero)
+            defer { client.close() }
+            for _ in 0..<10 { try await client.ping() }
+            #expect(try await client.teams(league: "ready").value.map(\.id) == ["ready"])
+            #expect(client.flowStatistics.answersTakenHere == 0)
+        }
+    }
+
+    @Test("A caller past its budget waits on; one that comes meanwhile is answered through the reader thread, and both get their own answer")
+    func pastTheBudget() async throws {
+        let handler = ScriptedHandler()
+        try await TestServer.run(handler: handler) { server in
+            let client = try await Self.client(server, budget: .milliseconds(1))
+            defer { client.close() }
+            async let slow = client.teams(league: "slow")
+            try await poll("the slow request reached the handler") { handler.handled.total == 1 ? () : nil }
+            // Not alone: the slow call is in flight, so this one never waits here.
+            try await client.ping()
+            handler.gate.open()
+            #expect(try await slow.value.map(\.id) == ["slow"])
+        }
+    }
+
+    @Test("A call while another is in flight, even on another connection, is answered through the reader")
+    func notAloneInTheProcess() async throws {
+        let handler = ScriptedHandler()
+        try await TestServer.run(handler: handler) { server in
+            let callers = CallsInFlight()
+            let slowClient = try await Self.client(server, budget: .seconds(30), callers: callers)
+            let other = try await Self.client(server, budget: .seconds(30), callers: callers)
+            defer { slowClient.close(); other.close() }
+            async let slow = slowClient.teams(league: "slow")
+            try await poll("the slow request reached the handler") { handler.handled.total == 1 ? () : nil }
+            try await other.ping()
+            #expect(other.flowStatistics.answersTakenHere == 0)
+            handler.gate.open()
+            #expect(try await slow.value.map(\.id) == ["slow"])
+        }
+    }
+
+    @Test("A caller cancelled while it waits past its budget gets CancellationError, and the connection goes on")
+    func cancelledPastTheBudget() async throws {
+        let handler = ScriptedHandler()
+        try await TestServer.run(handler: handler) { server in
+            let client = try await Self.client(server, budget: .milliseconds(1))
+            defer { client.close() }
+            let slow = Task { try await client.teams(league: "slow") }
+            try await poll("the slow request reached the handler") { handler.handled.total == 1 ? () : nil }
+            slow.cancel()
+            await #expect(throws: CancellationError.self) { try await slow.value }
+            try await client.ping()
+        }
+    }
+}

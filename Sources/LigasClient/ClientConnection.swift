@@ -68,6 +68,8 @@ final class ClientConnection: @unchecked Sendable {
     private var failure: ClientError?
     private var flow = FlowStatistics()
     private var readingPaused = false
+    /// A whole default stream chunk in one read (answers are smaller): on the heap, once.
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ProtocolLimits.defaultChunkSize + 64, alignment: 16)
 
     /// How long a caller alone in the process waits for its answer on its own thread.
     static let defaultAnswerHereBudget: Duration = .milliseconds(2)
@@ -262,27 +264,27 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     deinit {
+        readBuffer.deallocate()
         // Wakes the reader thread wherever it waits; it then finds the connection gone.
         Glibc.shutdown(socket.fd, Int32(SHUT_RDWR))
         readingResumed.signal()
     }
 
-    /// One read of up to 64 KiB, and the frames it completes. With flow control honoured, frames
-    /// stop being dispatched when the connection pauses; they stay in the decoder until it resumes.
+    /// One read of up to `readBuffer.count` bytes, and the frames it completes. With flow control
+    /// honoured, frames stop being dispatched when the connection pauses; they stay in the decoder
+    /// until it resumes.
     private func readOnce(honouringFlowControl: Bool) -> ReadOutcome {
         dispatchPrecondition(condition: .onQueue(queue))
-        return withUnsafeTemporaryAllocation(byteCount: 64 << 10, alignment: 16) { buffer in
-            let count = Glibc.read(socket.fd, buffer.baseAddress, buffer.count)
-            if count > 0 {
-                decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                dispatchDecodedFrames(honouringFlowControl: honouringFlowControl)
-                return .data
-            }
-            if count < 0, errno == EAGAIN || errno == EINTR { return .wouldBlock }
-            // EOF or a failed read: whatever came before has been dispatched.
-            dispatchDecodedFrames(honouringFlowControl: false)
-            return .closed
+        let count = Glibc.read(socket.fd, readBuffer.baseAddress, readBuffer.count)
+        if count > 0 {
+            decoder.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+            dispatchDecodedFrames(honouringFlowControl: honouringFlowControl)
+            return .data
         }
+        if count < 0, errno == EAGAIN || errno == EINTR { return .wouldBlock }
+        // EOF or a failed read: whatever came before has been dispatched.
+        dispatchDecodedFrames(honouringFlowControl: false)
+        return .closed
     }
 
     private func dispatchDecodedFrames(honouringFlowControl: Bool) {

@@ -11,6 +11,9 @@ import CMalloc
 enum MallocTuning {
     static func apply() {
         mallopt(M_MMAP_THRESHOLD, 1 << 20)
+        // And freed memory at the top of the heap is kept up to a few pieces' worth, not given
+        // back (and faulted in again) after every piece.
+        mallopt(M_TRIM_THRESHOLD, 4 << 20)
         mallopt(M_ARENA_MAX, 2)
     }
 }

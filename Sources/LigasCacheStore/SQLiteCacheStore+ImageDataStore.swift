@@ -4,16 +4,25 @@ import LigasDomain
 
 extension SQLiteCacheStore: ImageDataStore {
     /// Opening an image marks it as used, so eviction removes the least recently used first.
-    /// Only the small `image` row is written; the bytes are read piece by piece, later.
+    /// Only the small `image` row is written, and only when the image is not the most recently
+    /// used already (the order would not change: an image streamed again and again costs no
+    /// write); the bytes are read piece by piece, later.
     public func openImage(for url: URL) throws -> StoredImage? {
         let key = url.absoluteString
-        let found = try write { db -> (contentType: String, size: Int, savedAt: Double, sha256: Data?)? in
-            guard let row = try db.firstRow("SELECT content_type, size, saved_at, sha256 FROM image WHERE url = ?", [key])
+        let found = try read { db -> (contentType: String, size: Int, savedAt: Double, sha256: Data?, newest: Bool)? in
+            guard let row = try db.firstRow("""
+                SELECT content_type, size, saved_at, sha256, last_used = (SELECT MAX(last_used) FROM image)
+                FROM image WHERE url = ?
+                """, [key])
             else { return nil }
-            try db.run("UPDATE image SET last_used = (SELECT MAX(last_used) + 1 FROM image) WHERE url = ?", [key])
-            return (try row.text(0), try row.int(1), try row.double(2), row.optionalBlob(3))
+            return (try row.text(0), try row.int(1), try row.double(2), row.optionalBlob(3), try row.int(4) != 0)
         }
-        guard let (contentType, size, savedAt, sha256) = found else { return nil }
+        guard let (contentType, size, savedAt, sha256, newest) = found else { return nil }
+        if !newest {
+            try write { db in
+                try db.run("UPDATE image SET last_used = (SELECT MAX(last_used) + 1 FROM image) WHERE url = ?", [key])
+            }
+        }
         return StoredImage(
             contentType: contentType, size: size, timestamp: Date(timeIntervalSinceReferenceDate: savedAt),
             pieceCount: max(1, (size + CacheSchema.pieceSize - 1) / CacheSchema.pieceSize), sha256: sha256

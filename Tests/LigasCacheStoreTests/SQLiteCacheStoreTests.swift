@@ -145,6 +145,23 @@ struct SQLiteImageCacheTests {
         #expect(try store.imageBytes() == 800)
     }
 
+    @Test("Opening the most recently used image again writes nothing; opening an older one makes it the newest")
+    func openingTheNewestWritesNothing() throws {
+        let store = try SQLiteCacheStore(fileURL: fileURL)
+        try store.insertImage(image(400), for: url("a"))
+        try store.insertImage(image(400), for: url("b"))
+        func lastUsed(_ name: String) throws -> Int? {
+            try SQLiteConnection(path: fileURL.path, readOnly: true)
+                .firstRow("SELECT last_used FROM image WHERE url = ?", [url(name).absoluteString])?.int(0)
+        }
+        let newest = try lastUsed("b")
+        for _ in 0..<3 { _ = try store.openImage(for: url("b")) }
+        #expect(try lastUsed("b") == newest)
+
+        _ = try store.openImage(for: url("a"))
+        #expect(try #require(try lastUsed("a")) > #require(newest))
+    }
+
     @Test("Refuses an image larger than the whole cache, keeping the others")
     func tooLarge() throws {
         let store = try SQLiteCacheStore(fileURL: fileURL, imageCapacityBytes: 1000)

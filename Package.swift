@@ -169,7 +169,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "LigasProtocolTests", dependencies: ["LigasProtocol", "LigasTestSupport"]),
+        // LigasServer: the golden vectors of the error bodies the server builds (ErrorBody+Promises).
+        .testTarget(name: "LigasProtocolTests", dependencies: ["LigasProtocol", "LigasServer", "LigasTestSupport"]),
         .testTarget(
             name: "LigasServerTests",
             dependencies: [

@@ -143,8 +143,8 @@ final class ClientConnection: @unchecked Sendable {
             let deadline = ContinuousClock.now + answerHereBudget
             while failure == nil, answeredHere[id] == nil, ContinuousClock.now < deadline {
                 var waiting = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
-                let remaining = (deadline - ContinuousClock.now).wholeMicroseconds
-                let ready = poll(&waiting, 1, Int32(clamping: (remaining + 999) / 1000))
+                let remaining = ((deadline - ContinuousClock.now) / .milliseconds(1)).rounded(.up)
+                let ready = poll(&waiting, 1, Int32(min(max(remaining, 0), 60_000)))
                 if ready < 0, errno != EINTR { break }
                 if ready > 0, readOnce(honouringFlowControl: true) == .closed { fail(.connectionClosed) }
             }

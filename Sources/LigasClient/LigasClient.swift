@@ -45,7 +45,8 @@ public final class LigasClient: Sendable {
     }
 
     private func request(_ call: Call, cache: CachePolicy) -> Request {
-        Request(call, deadlineMs: requestDeadline.map { UInt32(clamping: $0.wholeMilliseconds) }, cache: cache)
+        // Whole milliseconds, rounded toward zero, within what the field holds.
+        Request(call, deadlineMs: requestDeadline.map { UInt32(min(max($0 / .milliseconds(1), 0), Double(UInt32.max))) }, cache: cache)
     }
 
     /// Closes the connection: calls in flight fail with `connectionClosed`. (It also closes by

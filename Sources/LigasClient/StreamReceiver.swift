@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LigasProtocol
+import Synchronization
 
 /// One stream's chunks between the connection (which receives them on its queue) and the one
 /// consumer that iterates them, with the byte count and SHA-256 of the end frame checked before
@@ -19,7 +20,7 @@ final class StreamReceiver: @unchecked Sendable {
     private var consumed: UInt64 = 0
 
     // Shared with the consumer, under `lock`.
-    private let lock = MutexLock()
+    private let lock = Mutex(())
     private var chunks: [Data] = []
     private var head = 0
     private var bufferedBytes = 0
@@ -40,7 +41,7 @@ final class StreamReceiver: @unchecked Sendable {
     }
 
     /// Whether the consumer is waiting for a chunk (so its buffer is empty).
-    var consumerIsWaiting: Bool { lock.withLock { waiter != nil } }
+    var consumerIsWaiting: Bool { lock.withLock { _ in waiter != nil } }
 
     // MARK: - Producer (the connection's queue)
 
@@ -48,7 +49,7 @@ final class StreamReceiver: @unchecked Sendable {
     /// it at once, or when the stream was abandoned).
     func receive(_ bytes: [UInt8]) -> Int {
         let data = Self.data(sharing: bytes)
-        let (handOff, added) = lock.withLock { () -> (CheckedContinuation<Taken, any Error>?, Int) in
+        let (handOff, added) = lock.withLock { _ -> (CheckedContinuation<Taken, any Error>?, Int) in
             guard !abandoned, ending == nil else { return (nil, 0) }
             if let waiter {
                 self.waiter = nil
@@ -65,13 +66,13 @@ final class StreamReceiver: @unchecked Sendable {
     /// The end frame arrived: the stream ends once the consumer has taken every chunk, well if
     /// they add up to this byte count and digest.
     func finish(verifying end: StreamEnd) {
-        lock.withLock { expectedEnd = end }
+        lock.withLock { _ in expectedEnd = end }
         finish(throwing: nil)
     }
 
     /// The consumer's end of a stream that ended well on the wire: checked against the end frame.
     private func verified() -> Result<Data?, any Error> {
-        guard let end = lock.withLock({ expectedEnd }) else { return .success(nil) }
+        guard let end = lock.withLock({ _ in expectedEnd }) else { return .success(nil) }
         guard end.totalBytes == consumed else {
             return .failure(ClientError.integrityCheckFailed("received \(consumed) bytes, the daemon sent \(end.totalBytes)"))
         }
@@ -83,7 +84,7 @@ final class StreamReceiver: @unchecked Sendable {
 
     /// Ends the stream after what is buffered: with `error`, or quietly when it is nil.
     func finish(throwing error: (any Error)?) {
-        let (waiter, end) = lock.withLock { () -> (CheckedContinuation<Taken, any Error>?, Taken) in
+        let (waiter, end) = lock.withLock { _ -> (CheckedContinuation<Taken, any Error>?, Taken) in
             let end: Taken = expectedEnd != nil && !abandoned ? .endOfStream : .quiet
             guard ending == nil else { return (nil, end) }
             ending = error.map { .failure($0) } ?? .success(())
@@ -98,7 +99,7 @@ final class StreamReceiver: @unchecked Sendable {
     /// The consumer is gone or cancelled: drop what is buffered (releasing it), take nothing more,
     /// and end the stream quietly. Idempotent.
     func abandon() {
-        let (dropped, waiter) = lock.withLock { () -> (Int, CheckedContinuation<Taken, any Error>?) in
+        let (dropped, waiter) = lock.withLock { _ -> (Int, CheckedContinuation<Taken, any Error>?) in
             abandoned = true
             if ending == nil { ending = .success(()) }
             let dropped = bufferedBytes
@@ -141,7 +142,7 @@ final class StreamReceiver: @unchecked Sendable {
     private func take() async throws -> Taken {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Taken, any Error>) in
-                let outcome = lock.withLock { () -> Result<Taken, any Error>? in
+                let outcome = lock.withLock { _ -> Result<Taken, any Error>? in
                     precondition(waiter == nil, "an image download has one consumer")
                     if head < chunks.count {
                         let chunk = chunks[head]
@@ -171,7 +172,7 @@ final class StreamReceiver: @unchecked Sendable {
                 continuation.resume(with: outcome)
             }
         } onCancel: {
-            let waiter = lock.withLock { () -> CheckedContinuation<Taken, any Error>? in
+            let waiter = lock.withLock { _ -> CheckedContinuation<Taken, any Error>? in
                 defer { self.waiter = nil }
                 return self.waiter
             }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import LigasClient
 import LigasProtocol
+import Synchronization
 
 /// Options every subcommand takes, before or after the subcommand's name.
 struct ClientOptions: ParsableArguments {
@@ -104,14 +105,14 @@ enum Interrupt {
     }
 
     private final class State: @unchecked Sendable {
-        private let lock = MutexLock()
+        private let lock = Mutex(())
         private var cancel: (@Sendable () -> Void)?
         private var wasInterrupted = false
 
-        var interrupted: Bool { lock.withLock { wasInterrupted } }
+        var interrupted: Bool { lock.withLock { _ in wasInterrupted } }
 
         func watch<T>(_ task: Task<T, any Error>) {
-            let cancelNow = lock.withLock { () -> Bool in
+            let cancelNow = lock.withLock { _ -> Bool in
                 cancel = { task.cancel() }
                 return wasInterrupted
             }
@@ -119,7 +120,7 @@ enum Interrupt {
         }
 
         func interrupt() {
-            let cancel = lock.withLock { () -> (@Sendable () -> Void)? in
+            let cancel = lock.withLock { _ -> (@Sendable () -> Void)? in
                 wasInterrupted = true
                 return self.cancel
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LigasProtocol
+import LigasServer
 
 @Suite("Messages")
 struct MessageTests {

@@ -41,5 +41,4 @@ extension Encodable {
     func encode<Key: CodingKey>(in container: inout KeyedEncodingContainer<Key>, forKey key: Key) throws {
         try container.encode(self, forKey: key)
     }
-
 }

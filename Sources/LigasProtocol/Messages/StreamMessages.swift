@@ -29,10 +29,6 @@ public struct StreamEnd: Codable, Sendable, Hashable {
         self.sha256 = sha256
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case sha256, totalBytes
-    }
-
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         totalBytes = try container.decode(UInt64.self, forKey: .totalBytes)

@@ -52,7 +52,7 @@ struct PingCommand: AsyncParsableCommand {
             try await client.ping()
             return ContinuousClock.now - start
         }
-        let microseconds = elapsed.wholeMicroseconds
+        let microseconds = Int64(elapsed / .microseconds(1))
         if options.json { return try Printing.json(["roundTripMicroseconds": microseconds]) }
         Terminal.standardOutput.write("pong in \(microseconds) µs\n")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LigasProtocol
+import LigasServer
 
 /// What a golden vector's payload is, typed.
 enum VectorPayload {

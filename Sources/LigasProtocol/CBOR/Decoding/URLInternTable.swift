@@ -1,30 +1,30 @@
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// Process-wide, bounded memo of `URL(string:)` by the URL's UTF-8 bytes: parsing a URL is
 /// the most expensive step of decoding a response, and the same logo and photo URLs arrive
 /// again and again. A hit costs a hash, a lookup and a memcmp, without building a String; a
 /// full table is simply emptied (no LRU bookkeeping), so memory stays bounded.
-final class URLInternTable: @unchecked Sendable {
+final class URLInternTable: Sendable {
     static let shared = URLInternTable()
     private static let capacity = 4096
 
-    private let lock = MutexLock()
     /// By hash of the bytes. The bytes are compared on every hit, so a URL whose hash
     /// collides with a remembered one is parsed (and then remembered instead).
-    private var entries: [Int: (bytes: [UInt8], url: URL)] = [:]
+    private let entries = Mutex<[Int: (bytes: [UInt8], url: URL)]>([:])
 
     /// The URL for `bytes`, parsing (and remembering) it with `parse` on a miss.
     func url(utf8 bytes: UnsafeBufferPointer<UInt8>, parse: () -> URL?) -> URL? {
         var hasher = Hasher()
         hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
         let hash = hasher.finalize()
-        if let entry = lock.withLock({ entries[hash] }), entry.bytes.count == bytes.count,
+        if let entry = entries.withLock({ $0[hash] }), entry.bytes.count == bytes.count,
            memcmp(entry.bytes, bytes.baseAddress!, bytes.count) == 0 {
             return entry.url
         }
         guard let url = parse() else { return nil }
-        lock.withLock {
+        entries.withLock { entries in
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
             entries[hash] = (Array(bytes), url)
         }

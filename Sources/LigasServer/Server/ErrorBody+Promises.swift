@@ -1,5 +1,7 @@
+import LigasProtocol
+
 /// The error bodies the server builds for the rules of PROTOCOL.md §6, in one place so the
-/// server and the golden vectors say exactly the same bytes.
+/// server and the golden vectors (which take them from here) say exactly the same bytes.
 extension ErrorBody {
     /// Sent in place of an answer whose frame would exceed the client's `maxFrameSize`.
     ///

@@ -54,52 +54,34 @@ extension HostileAttacks {
 
     // MARK: A request id reused while in flight
 
-    /// A slow request, then another with the same id while the first is in flight: the second is
-    /// refused with `badRequest`, and the first still ends normally (teams, or a whole stream).
+    /// A slow request, then another with the same id while the first is in flight. PROTOCOL.md §6:
+    /// the reuse is fatal, `error` id 0 `badFrame` naming the id (`details.requestId`), then the
+    /// close (no later frame for that id could be told apart); the request in flight is abandoned.
+    /// One connection per round, teams and whole streams in turn.
     static func reusedID(socket: String, rounds: Int, mediumImageURL: URL) throws -> AttackResult {
         var result = AttackResult("reused_id")
-        let connection = try RawConnection(path: socket)
-        try connection.handshake()
         var refused = 0
-        var firstCompleted = 0
+        var closed = 0
         for round in 0..<rounds {
+            let connection = try RawConnection(path: socket)
+            try connection.handshake()
             let id = UInt32(100 + round)
-            let streams = round.isMultiple(of: 2)
-            let first: Call = streams ? Call(Methods.Image.self, .url(mediumImageURL)) : Call(Methods.Teams.self, TeamsArguments(league: "slow-\(round)"))
+            let first: Call = round.isMultiple(of: 2)
+                ? Call(Methods.Image.self, .url(mediumImageURL)) : Call(Methods.Teams.self, TeamsArguments(league: "slow-\(round)"))
             connection.send(HandFrames.request(id, first, cache: .refresh) + HandFrames.request(id, Call(Methods.Ping.self)))
             var sawRefusal = false
-            var finished = false
-            var intact = false
-            var streamed = 0
-            let deadline = ContinuousClock.now + .seconds(30)
-            while !finished, ContinuousClock.now < deadline, let frame = connection.nextFrame(timeout: .seconds(30)) {
-                guard frame.requestID == id, let message = try? Message(frame: frame) else { continue }
-                switch message {
-                case .error(_, let body) where body.code == .badRequest && !sawRefusal:
-                    sawRefusal = true
-                case .response where !streams:
-                    (finished, intact) = (true, true)
-                case .streamStart:
-                    break
-                case .streamChunk(_, let bytes):
-                    streamed += bytes.count
-                case .streamEnd(_, let end):
-                    finished = true
-                    intact = end.totalBytes == UInt64(streamed) && streamed == HostileRemote.mediumImage.count
-                    if !intact { result.problem("round \(round): the stream ended after \(streamed) bytes, totalBytes \(end.totalBytes)") }
-                default:
-                    finished = true
-                    result.problem("round \(round): unexpected \(message)")
-                }
+            while let frame = connection.nextFrame(timeout: .seconds(30)) {
+                guard frame.requestID == 0, case .error(_, let body)? = try? Message(frame: frame) else { continue }
+                if body.code == .badFrame, body.details?["requestId"] == String(id) { sawRefusal = true }
             }
-            if sawRefusal { refused += 1 } else { result.problem("round \(round): the reused id was not refused with badRequest") }
-            if intact { firstCompleted += 1 } else if !finished { result.problem("round \(round): the first request did not complete") }
+            if sawRefusal { refused += 1 } else { result.problem("round \(round): the reused id was not refused with badFrame (id 0, requestId \(id))") }
+            if connection.closedByPeer { closed += 1 } else { result.problem("round \(round): the connection was not closed") }
+            if let malformed = connection.malformed { result.problem("round \(round): malformed frame from the daemon: \(malformed)") }
+            connection.close()
         }
-        if let malformed = connection.malformed { result.problem("malformed frame from the daemon: \(malformed)") }
         result.figure("rounds", rounds)
         result.figure("refused", refused)
-        result.figure("first_completed", firstCompleted)
-        connection.close()
+        result.figure("closed", closed)
         return result
     }
 

@@ -249,9 +249,9 @@ enum VectorCatalog {
         ),
         VectorSpec(
             name: "error-result-too-large",
-            description: "Request-level error in place of the describe response (a 5977-byte frame, see response-describe) for a client that accepts 4096-byte frames; the request ends, the connection stays open.",
+            description: "Request-level error in place of the describe response (a 7269-byte frame, see response-describe) for a client that accepts 4096-byte frames; the request ends, the connection stays open.",
             requestID: 10,
-            payload: .error(.resultTooLarge(bytes: 5977, maxFrameSize: 4096))
+            payload: .error(.resultTooLarge(bytes: 7269, maxFrameSize: 4096))
         ),
         VectorSpec(
             name: "error-request-id-in-flight",

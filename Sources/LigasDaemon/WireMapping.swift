@@ -41,8 +41,8 @@ enum WireMapping {
 
     static func quota(_ usage: QuotaUsage) -> ProviderQuota {
         .init(
-            provider: usage.provider, month: usage.month, used: UInt64(usage.used), budget: UInt64(usage.budget),
-            remaining: UInt64(usage.remaining), reportedLimit: usage.reportedLimit.map { UInt64(max(0, $0)) },
+            provider: usage.provider, month: usage.month, used: UInt64(max(0, usage.used)), budget: UInt64(max(0, usage.budget)),
+            remaining: UInt64(max(0, usage.remaining)), reportedLimit: usage.reportedLimit.map { UInt64(max(0, $0)) },
             reportedRemaining: usage.reportedRemaining.map { UInt64(max(0, $0)) })
     }
 

@@ -11,15 +11,15 @@ struct MonthlyRequestBudgetTests {
     final class CountStoreStub: RequestCountStore, Sendable {
         struct Broken: Error {}
         let counts = Mutex<[String: RequestCount]>([:])
-        let failing: Bool
-        init(failing: Bool = false) { self.failing = failing }
+        let failing: Atomic<Bool>
+        init(failing: Bool = false) { self.failing = Atomic(failing) }
 
         func requestCount(provider: String, month: String) throws -> RequestCount? {
             counts.withLock { $0["\(provider)/\(month)"] }
         }
 
         func countRequest(provider: String, month: String) throws -> RequestCount {
-            if failing { throw Broken() }
+            if failing.load(ordering: .relaxed) { throw Broken() }
             return counts.withLock { counts in
                 var count = counts["\(provider)/\(month)"] ?? RequestCount(provider: provider, month: month, used: 0)
                 count.used += 1
@@ -29,7 +29,7 @@ struct MonthlyRequestBudgetTests {
         }
 
         func recordReport(provider: String, month: String, limit: Int?, remaining: Int?, until: Date) throws {
-            if failing { throw Broken() }
+            if failing.load(ordering: .relaxed) { throw Broken() }
             counts.withLock { counts in
                 var count = counts["\(provider)/\(month)"] ?? RequestCount(provider: provider, month: month, used: 0)
                 count.reportedLimit = limit ?? count.reportedLimit
@@ -112,5 +112,22 @@ struct MonthlyRequestBudgetTests {
         try budget.spend("flashlive")
         #expect(throws: LigasError.self) { try budget.spend("flashlive") }
         #expect(budget.usage("flashlive").used == 2)
+    }
+
+    @Test("A store that took the count and then stopped taking writes (a full disk) cannot let the budget be overrun")
+    func storeThatStopsTakingWrites() throws {
+        let store = CountStoreStub()
+        let budget = MonthlyRequestBudget(budget: 3, store: store, currentDate: { Self.lateNovember })
+        try budget.spend("flashlive")
+        store.failing.store(true, ordering: .relaxed)
+        try budget.spend("flashlive")
+        try budget.spend("flashlive")
+        #expect(throws: LigasError.self) { try budget.spend("flashlive") }
+        #expect(budget.usage("flashlive").used == 3)
+
+        // The provider's word, kept in memory since the store refuses it, still counts.
+        let reported = MonthlyRequestBudget(budget: 100, store: store, currentDate: { Self.lateNovember })
+        reported.report("flashlive", limit: 500, remaining: 0)
+        #expect(throws: LigasError.self) { try reported.spend("flashlive") }
     }
 }

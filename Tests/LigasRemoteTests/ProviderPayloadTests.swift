@@ -29,6 +29,26 @@ struct ProviderPayloadTests {
         #expect(table[1].goalsFor == 4 && table[1].goalsAgainst == 4 && table[1].drawn == 1 && table[1].lost == 1)
     }
 
+    @Test("FlashLive standings with figures no table has (a huge float, a negative count) are invalid data, named, not a trap",
+          arguments: [#""POINTS":1e300"#, #""MATCHES_PLAYED":-3"#, #""RANKING":9223372036854775807"#])
+    func flashLiveStandingsOutOfRange(field: String) {
+        var row = ["\"RANKING\":1", "\"MATCHES_PLAYED\":3", "\"POINTS\":9.0"]
+        let name = field.split(separator: ":")[0]
+        row.removeAll { $0.hasPrefix(name) }
+        row.append(field)
+        let body = #"{"DATA":[{"ROWS":[{"TEAM_ID":"t1","TEAM_NAME":"Liga","TEAM_IMAGE_PATH":"https://cdn.test/l.png","GOALS":"8:3","WINS":3,"#
+            + row.joined(separator: ",") + "}]}]}"
+        #expect(throws: LigasError.invalidData("the table row of Liga has figures out of range")) {
+            try RemoteContract.flashLive.mapper.standings(from: Data(body.utf8), in: flashLive)
+        }
+    }
+
+    @Test("A rate-limit header is believed only as a whole count from 0 to 10^9: negative, huge, fractional or text is ignored",
+          arguments: [("42", 42), (" 7 ", 7), ("0", 0), ("-1", nil), ("99999999999999999999", nil), ("2000000000", nil), ("1.5", nil), ("lots", nil), (nil, nil)] as [(String?, Int?)])
+    func rateLimitHeaders(header: String?, count: Int?) {
+        #expect(MeteredHTTPClient.count(header) == count)
+    }
+
     @Test("FlashLive teams come out of the standings, in table order, each saying it came from flashlive")
     func flashLiveTeams() throws {
         let teams = try RemoteContract.flashLive.mapper.teams(from: payload(P.flashLiveStandingsSerieA), in: flashLive)

@@ -96,7 +96,7 @@ struct OneFinalFrameTests {
         try await TestServer.run(handler: handler) { server in
             let client = try RawClient(path: server.path)
             _ = try await client.hello()
-            // Request 1 holds the connection's queue, so request 2 stays unread in the socket until
+            // Request 1 holds the event loop, so request 2 stays unread in the socket until
             // after the server has begun to stop; request 1 then ends, leaving nothing in flight.
             try client.request(1, Call(Methods.Teams.self, TeamsArguments(league: "hold")))
             await handler.held.entered.wait()

@@ -39,8 +39,9 @@ final class TestServer: Sendable {
 /// Answers `ping`, `status` and `describe` at once, `teams` with the league name echoed back after an
 /// optional gate, and `image` with a generated stream of `imageBytes` bytes that records how far it
 /// was read. Some leagues are special: "ready" is answered at once (like a cache hit in memory),
-/// "huge" answers `hugeTeamCount` teams (over 2 MiB encoded), and "hold" blocks the thread it runs
-/// on, the connection's queue, until `held` is released. `handled` counts the requests that went
+/// "huge" answers `hugeTeamCount` teams (over 2 MiB encoded), and "hold" is answered at once but
+/// first blocks the thread it runs on, the event loop's (every connection waits), until `held`
+/// is released. `handled` counts the requests that went
 /// to `handle` (in a task) rather than being answered at once.
 final class ScriptedHandler: RequestHandler, Sendable {
     let gate = Gate()
@@ -68,11 +69,11 @@ final class ScriptedHandler: RequestHandler, Sendable {
     private var router: MethodRouter {
         var router = MethodRouter { error in (error as? ErrorBody) ?? ErrorBody(code: .internal, message: "\(error)") }
         router.onNow(Methods.Ping.self) { _, _, _ in Answer(PingResult()) }
-        router.on(Methods.Teams.self, now: { arguments, _, _ in
-            arguments.league == "ready" ? Self.echo(arguments.league) : nil
-        }) { [gate, held] arguments, _, _ in
-            if arguments.league == "slow" { await gate.wait() }
+        router.on(Methods.Teams.self, now: { [held] arguments, _, _ in
             if arguments.league == "hold" { held.hold() }
+            return arguments.league == "ready" || arguments.league == "hold" ? Self.echo(arguments.league) : nil
+        }) { [gate] arguments, _, _ in
+            if arguments.league == "slow" { await gate.wait() }
             if arguments.league == "huge" { return Answer(Sourced(source: .cache, value: Self.hugeTeams), source: .cache) }
             return Self.echo(arguments.league)
         }

@@ -31,7 +31,7 @@ public final class MonthlyRequestBudget: Sendable {
             let now = currentDate()
             let month = Self.month(of: now)
             let key = "\(provider)/\(month)"
-            let current = (try? store.requestCount(provider: provider, month: month)) ?? unstored[key]
+            let current = Self.latest(stored: try? store.requestCount(provider: provider, month: month), unstored[key])
                 ?? RequestCount(provider: provider, month: month, used: 0)
             if current.used >= budget {
                 throw LigasError.quotaExceeded(
@@ -76,13 +76,26 @@ public final class MonthlyRequestBudget: Sendable {
         let now = currentDate()
         let month = Self.month(of: now)
         let count = unstored.withLock { unstored in
-            (try? store.requestCount(provider: provider, month: month)) ?? unstored["\(provider)/\(month)"]
+            Self.latest(stored: try? store.requestCount(provider: provider, month: month), unstored["\(provider)/\(month)"])
         } ?? RequestCount(provider: provider, month: month, used: 0)
         let left = max(0, budget - count.used)
         return QuotaUsage(
             provider: provider, month: month, used: count.used, budget: budget,
-            remaining: count.reportedRemaining(at: now).map { min(left, $0) } ?? left,
+            remaining: count.reportedRemaining(at: now).map { min(left, max(0, $0)) } ?? left,
             reportedLimit: count.reportedLimit, reportedRemaining: count.reportedRemaining)
+    }
+
+    /// What is known of a month's count when the store once took it and then stopped taking
+    /// writes (a full disk): the larger count, and the provider's later word. Either alone would
+    /// forget requests made since, and let the budget be overrun.
+    static func latest(stored: RequestCount?, _ unstored: RequestCount?) -> RequestCount? {
+        guard let stored, let unstored else { return stored ?? unstored }
+        var count = stored.used >= unstored.used ? stored : unstored
+        let report = (stored.reportedUntil ?? .distantPast) >= (unstored.reportedUntil ?? .distantPast) ? stored : unstored
+        count.reportedLimit = report.reportedLimit
+        count.reportedRemaining = report.reportedRemaining
+        count.reportedUntil = report.reportedUntil
+        return count
     }
 
     /// `2026-11`, in UTC.

@@ -81,6 +81,12 @@ struct StandingsGroup: Decodable {
         func standing(in context: MappingContext) throws -> Standing {
             let goals = GOALS.split(separator: ":").compactMap { Int($0.trimmingWhitespace()) }
             guard goals.count == 2 else { throw LigasError.invalidData("GOALS of \(TEAM_NAME) is not scored:conceded: \(GOALS)") }
+            // A table's figures are small: anything else is a provider's mistake, refused by name
+            // rather than trapped on (a float too big for an Int, an overflowing subtraction).
+            let counts = [RANKING, MATCHES_PLAYED, WINS ?? 0, DRAWS ?? 0, LOSSES ?? 0, goals[0], goals[1]]
+            guard counts.allSatisfy({ (0...100_000).contains($0) }), POINTS.isFinite, abs(POINTS) <= 100_000 else {
+                throw LigasError.invalidData("the table row of \(TEAM_NAME) has figures out of range")
+            }
             // Zero counts may be left out: what is missing follows from the matches played.
             let won = WINS ?? 0
             let drawn = DRAWS ?? max(0, MATCHES_PLAYED - won - (LOSSES ?? 0))

@@ -61,16 +61,23 @@ public struct MeteredHTTPClient: HTTPClient {
         }
         if count.used == budget.budget { onEvent(.budgetSpent(provider: provider, budget: budget.budget)) }
         let (head, body) = try await base.get(url, headers: headers, maxBodyBytes: maxBodyBytes)
-        let remaining = head.headers[Self.remainingHeader].flatMap { Int($0) }
+        let remaining = Self.count(head.headers[Self.remainingHeader])
         budget.report(
-            provider, limit: head.headers[Self.limitHeader].flatMap { Int($0) }, remaining: remaining,
-            resetsIn: head.headers[Self.resetHeader].flatMap { TimeInterval($0) })
+            provider, limit: Self.count(head.headers[Self.limitHeader]), remaining: remaining,
+            resetsIn: Self.count(head.headers[Self.resetHeader]).map(TimeInterval.init))
         if head.status == 429 {
             onEvent(.rateLimited(provider: provider, reportedRemaining: remaining))
             throw LigasError.quotaExceeded(
                 "\(RemoteFailure.origin(of: url)) answered HTTP 429 for \(url.path): \(provider)'s rate or monthly quota is spent")
         }
         return (head, body)
+    }
+
+    /// A header's count, if it is one: a whole number from 0 to 10^9 (a month's requests, or
+    /// seconds to a reset). Anything else a provider sends (negative, huge, a float, text) is
+    /// ignored, never believed.
+    static func count(_ header: String?) -> Int? {
+        header.flatMap { Int($0.trimmingWhitespace()) }.flatMap { (0...1_000_000_000).contains($0) ? $0 : nil }
     }
 
     /// Providers whose refusal was already told, so the journal hears it once per process.

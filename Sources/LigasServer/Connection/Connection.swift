@@ -8,8 +8,10 @@ import Logging
 /// has input, and when it can take output again after it was full.
 ///
 /// Confinement, not locks: every mutable property is read and written only on the loop's queue
-/// (the methods that change state check it with `dispatchPrecondition`). Request work runs as
-/// Swift tasks whose executor is that queue; whatever they produce reaches the connection there.
+/// (the methods that change state check it with `dispatchPrecondition`). An answer ready now is
+/// sent from the read handler; other requests run as Swift tasks on the global executor (so that
+/// their synchronous work, decoding a feed, writing the cache, never holds up the loop), and
+/// whatever they produce hops to the loop's queue before it touches the connection.
 /// Writability is watched only while output is pending.
 ///
 /// Every request read ends with exactly one final frame (PROTOCOL.md §6) unless the connection
@@ -275,7 +277,7 @@ final class Connection: @unchecked Sendable {
         guard inFlight[requestID] == nil else {
             return refuse(.requestIDInFlight(requestID))
         }
-        guard state == .open else {
+        guard state == .open, !events.stopping() else {
             return sendError(requestID, ErrorBody(code: .shuttingDown, message: "ligasd is stopping; reconnect"))
         }
         guard inFlight.count < limits.maxInFlightPerConnection else {
@@ -307,7 +309,7 @@ final class Connection: @unchecked Sendable {
         let exchange = RequestExchange(
             connection: self, requestID: requestID, request: request, chunkSize: session.chunkSize, entry: entry)
         events.requestStarted()
-        inFlight[requestID] = Task(executorPreference: loop.executor) { [handler, requestLog] in
+        inFlight[requestID] = Task { [handler, requestLog] in
             await exchange.run(handler: handler, context: context, log: requestLog)
         }
     }
@@ -411,8 +413,8 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the loop's queue. Request tasks normally already run there (their executor
-    /// is the queue), and then it runs inline: no hop, no wake-up, per frame sent.
+    /// Runs `body` on the loop's queue: a hop for a request task (they run on the global executor),
+    /// inline for code already there.
     private func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         if loop.isCurrent { return body() }
         return await withCheckedContinuation { continuation in
@@ -548,4 +550,6 @@ struct ConnectionEvents: Sendable {
     /// +1 when a stream starts waiting for room, -1 when it stops waiting.
     let streamsPaused: @Sendable (Int) -> Void
     let statistics: @Sendable () -> ServerStatistics
+    /// Whether the server has begun to stop (it tells each connection too, a little later).
+    let stopping: @Sendable () -> Bool
 }

@@ -23,9 +23,6 @@ final class EventLoop: @unchecked Sendable {
     }
 
     let queue: DispatchQueue
-    /// Runs request tasks on `queue`: a request read there starts right after the read, on the
-    /// same thread, and its answer needs no hop back.
-    let executor: QueueTaskExecutor
     private let epoll: Int32
     private var source: (any DispatchSourceRead)?
     /// By the value in `epoll_event.data`: a token, never a descriptor (a closed descriptor's number
@@ -33,16 +30,16 @@ final class EventLoop: @unchecked Sendable {
     private var registered: [UInt64: (fd: Int32, handlers: Handlers)] = [:]
     private var nextToken: UInt64 = 1
     private var again: [UInt64] = []
+    private var draining = false
     private var events = [epoll_event](repeating: epoll_event(), count: 64)
 
     init(label: String, target: DispatchQueue) {
         queue = DispatchQueue(label: label, target: target)
-        executor = QueueTaskExecutor(queue: queue)
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         precondition(epoll >= 0, "epoll_create1: errno \(errno)")
         queue.setSpecific(key: Self.key, value: ObjectIdentifier(self))
         let source = DispatchSource.makeReadSource(fileDescriptor: epoll, queue: queue)
-        source.setEventHandler { [unowned self] in drain() }
+        source.setEventHandler { [weak self] in self?.drain() }
         source.setCancelHandler { [epoll] in Glibc.close(epoll) }  // once Dispatch no longer watches it
         self.source = source
         source.resume()
@@ -52,6 +49,10 @@ final class EventLoop: @unchecked Sendable {
     /// epoll set.
     func close() {
         queue.sync { source?.cancel() }
+    }
+
+    deinit {
+        source?.cancel()
     }
 
     /// Whether the caller runs on this loop's queue.
@@ -88,19 +89,27 @@ final class EventLoop: @unchecked Sendable {
     /// The connection stopped reading before the socket was empty (to let others have a turn):
     /// read it again after the ones that are ready now.
     func readAgain(_ token: UInt64) {
+        dispatchPrecondition(condition: .onQueue(queue))
         again.append(token)
+        // Outside a drain (a connection read on its own, e.g. when the server stops), nothing
+        // else would come back for it: epoll tells of new bytes only.
+        if !draining, again.count == 1 { queue.async { [self] in drain() } }
     }
 
     private func control(_ operation: Int32, _ fd: Int32, _ token: UInt64, writable: Bool) {
         var flags = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
         if writable { flags |= EPOLLOUT.rawValue }
         var event = epoll_event(events: flags, data: epoll_data_t(u64: token))
-        epoll_ctl(epoll, operation, fd, &event)
+        // Cannot fail for a descriptor the server accepted and has not closed; if it ever did, the
+        // connection would go unwatched, so stop here rather than hang that client.
+        precondition(epoll_ctl(epoll, operation, fd, &event) == 0, "epoll_ctl: errno \(errno)")
     }
 
     /// Handles what is ready, a bounded number of rounds; if more is left, the source fires
     /// again (the epoll set stays readable) or, for connections to read again, a turn is queued.
     private func drain() {
+        draining = true
+        defer { draining = false }
         for _ in 0..<8 {
             let ready = events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), 0) }
             let retries = again

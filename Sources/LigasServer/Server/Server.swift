@@ -7,11 +7,12 @@ import Synchronization
 /// Accepts connections on a listening Unix socket with a Dispatch read source, and keeps the
 /// registry and counters that limits, `status`, shutdown and idle exit need.
 ///
-/// No thread per connection: each connection is a pair of Dispatch sources on its own serial
-/// queue (see `Connection`). The server's own state lives on `queue`, except the counters: they
-/// sit behind a lock, so that counting a request and answering `status` never wait for `queue`.
-/// (A `status` that did `queue.sync` from a connection's queue could, with hundreds of
-/// connections asking at once, take every Dispatch worker thread and deadlock the daemon.)
+/// No thread per connection: every connection lives on the event loop (`EventLoop`: one epoll set,
+/// one Dispatch read source, one serial queue). The server's own state lives on `queue`, except
+/// the counters: they sit behind a lock, so that counting a request and answering `status` never
+/// wait for `queue`. (A `status` that did `queue.sync` from a connection's queue could, with
+/// hundreds of connections asking at once, take every Dispatch worker thread and deadlock the
+/// daemon.)
 public final class Server: @unchecked Sendable {
     private let listener: ListeningSocket
     private let limits: ServerLimits
@@ -34,6 +35,7 @@ public final class Server: @unchecked Sendable {
     private var connectionsPerUID: [UInt32: Int] = [:]
     private var nextConnectionID: UInt64 = 1
     private let stats = Mutex(ServerStatistics())
+    private let stopping = Atomic(false)
     private var accepting = false
     /// Set once Dispatch has let go of the listening socket (the accept source's cancel handler
     /// ran); only then may it be closed.
@@ -131,6 +133,9 @@ public final class Server: @unchecked Sendable {
     /// answers what its client has already sent, and anything sent from now on, `shuttingDown`,
     /// and closes once its requests in flight are done.
     public func stopTakingRequests() {
+        // Seen by every connection at once, before each is told: a request read from now on, even
+        // by a read that was under way, is answered `shuttingDown`.
+        stopping.store(true, ordering: .relaxed)
         let open: [Connection] = queue.sync {
             stopAcceptingOnQueue()
             return Array(connections.values)
@@ -200,7 +205,8 @@ public final class Server: @unchecked Sendable {
                 requestFinished: { [weak self] in self?.countRequest(started: false) },
                 requestAnsweredAtOnce: { [weak self] in self?.stats.withLock { $0.requestsServed += 1 } },
                 streamsPaused: { [weak self] change in self?.countPausedStreams(change) },
-                statistics: { [weak self] in self?.statistics() ?? ServerStatistics() }),
+                statistics: { [weak self] in self?.statistics() ?? ServerStatistics() },
+                stopping: { [weak self] in self?.stopping.load(ordering: .relaxed) ?? true }),
             logger: logger, logTags: logTags, requestLog: requestLog, loop: loop)
         nextConnectionID += 1
         connections[connection.id] = connection

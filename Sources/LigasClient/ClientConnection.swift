@@ -161,6 +161,8 @@ final class ClientConnection: @unchecked Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<OpenedStream, any Error>) in
                 queue.sync { [self] in
                     if let failure { return continuation.resume(throwing: failure) }
+                    // Cancelled before this ran: `cancel(id)` found nothing to cancel, so nothing is sent.
+                    if Task.isCancelled { return continuation.resume(throwing: CancellationError()) }
                     pending[id] = .streamHeader(continuation)
                     send(request, id: id)
                 }

@@ -17,6 +17,8 @@ enum EngineMethods {
         router.onNow(Methods.Describe.self) { _, _, _ in Answer(.ligas) }
         router.onNow(Methods.Status.self) { _, _, context in
             var answer = status(context.statistics(), counters: counters, version: version, startedAt: startedAt)
+            // One indexed row per provider from the cache file (WAL: readers never wait for the
+            // writer), on this connection's queue only; and nothing at all with no RapidAPI source.
             let budgets = engine.requestBudgets()
             answer.quota = budgets.isEmpty ? nil : budgets.map(WireMapping.quota)
             return Answer(answer)

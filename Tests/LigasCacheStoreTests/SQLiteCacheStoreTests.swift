@@ -85,6 +85,14 @@ struct SQLiteCacheStoreTests {
         #expect(try store.retrieve("a") == feed("keep"))
     }
 
+    @Test("Another program's lock on the file is waited for (10 s), by the writer and the readers alike, not taken for an unusable file")
+    func waitsForAnotherProgramsLock() throws {
+        let store = try SQLiteCacheStore(fileURL: fileURL)
+        let timeout = "PRAGMA busy_timeout"
+        #expect(try store.database.withWriter { try $0.firstRow(timeout)?.optionalInt(0) } == 10_000)
+        #expect(try store.database.read { try $0.firstRow(timeout)?.optionalInt(0) } == 10_000)
+    }
+
     @Test("A read-only location is a named error")
     func readOnlyLocation() throws {
         // procfs refuses new files even to root, unlike a chmod'ed directory.

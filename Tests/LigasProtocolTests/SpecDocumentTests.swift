@@ -74,4 +74,26 @@ struct SpecDocumentTests {
             #expect(text.contains("| `\(method.name)` |"), "\(method.name)")
         }
     }
+
+    @Test("the CDDL gives every integer field the signedness describe gives it (a client sized from either agrees)")
+    func integerFieldsAgreeWithDescribe() throws {
+        var checked = 0
+        for type in InterfaceDescription.ligas.types where type.kind == .map {
+            // CDDL names are the type names in kebab case: PreviousMatch is previous-match.
+            let rule = type.name.reduce(into: "") { name, character in
+                if character.isUppercase, !name.isEmpty { name += "-" }
+                name += character.lowercased()
+            }
+            guard let start = text.range(of: "\n\(rule) *= *\\{", options: .regularExpression) else { continue }
+            let rest = text[start.upperBound...]
+            let block = rest[..<(rest.range(of: "\n}")?.lowerBound ?? rest.endIndex)]
+            for field in type.fields ?? [] where field.type == "int" || field.type == "uint" {
+                // `u32` is the CDDL's bounded uint.
+                let line = "\\b\(field.name): \(field.type == "uint" ? "(uint|u32)" : "int")\\b"
+                #expect(block.range(of: line, options: .regularExpression) != nil, "\(rule).\(field.name) is \(field.type)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 12, "standing's nine figures and the scores are among them")
+    }
 }

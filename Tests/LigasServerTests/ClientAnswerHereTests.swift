@@ -26,7 +26,7 @@ struct ClientAnswerHereTests {
     }
 
     @Test("With no budget, answers come through the reader thread, the same answers")
-    func answersThroughTheReadSource() async throws {
+    func answersThroughTheReaderThread() async throws {
         try await TestServer.run { server in
             let client = try await Self.client(server, budget: .zero)
             defer { client.close() }

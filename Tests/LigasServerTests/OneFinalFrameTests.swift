@@ -29,6 +29,8 @@ struct OneFinalFrameTests {
             let next = try #require(await client.nextFrame())
             #expect(next.requestID == 2)
             #expect(next.kind == .response)
+            // Its log entry says what the client got.
+            #expect(server.log.written.first { $0.requestID == 1 }?.errorCode == .resultTooLarge)
         }
     }
 
@@ -109,6 +111,7 @@ struct OneFinalFrameTests {
                 answers[frame.requestID, default: []].append(try errorBody(frame)?.code.rawValue ?? "\(frame.kind)")
             }
             #expect(answers == [1: ["response"], 2: ["shuttingDown"]])
+            #expect(server.log.written.first { $0.requestID == 2 }?.errorCode == .shuttingDown)
         }
     }
 }

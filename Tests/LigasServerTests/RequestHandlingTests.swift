@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Server: requests, limits and multiplexing")
 struct RequestHandlingTests {
-    @Test("An unknown method: unknownMethod for that request, and the connection stays usable")
+    @Test("An unknown method: unknownMethod for that request, counted as served, and the connection stays usable")
     func unknownMethod() async throws {
         try await TestServer.run { server in
             let client = try RawClient(path: server.path)
@@ -20,6 +20,8 @@ struct RequestHandlingTests {
 
             try client.request(6, Call(Methods.Ping.self))
             #expect(try await client.nextFrame()?.kind == .response)
+            // Answered with an error, it counts as served (PROTOCOL.md §5, requestsServed).
+            #expect(server.server.statistics().requestsServed == 2)
         }
     }
 
@@ -86,6 +88,9 @@ struct RequestHandlingTests {
             handler.gate.open()
             let served = [try await client.nextFrame()?.requestID, try await client.nextFrame()?.requestID]
             #expect(Set(served) == [1, 2])
+            // The refusal is an answer like the others: logged with its code, and counted.
+            try await server.waitFor("three requests served") { $0.requestsServed == 3 }
+            #expect(server.log.written.first { $0.requestID == 3 }?.errorCode == .tooManyRequests)
         }
     }
 

@@ -162,3 +162,25 @@ struct ClientStreamIntegrityTests {
         }
     }
 }
+
+@Suite("LigasClient: an image asked for by a cancelled task")
+struct ClientCancelledStreamTests {
+    @Test("A task cancelled before it asks for an image gets CancellationError, and the daemon never hears of the request")
+    func cancelledBeforeAsking() async throws {
+        try await TestServer.run { server in
+            let client = try await LigasClient.connect(socketPath: server.path, agent: "test")
+            defer { client.close() }
+            let attempt = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await client.image(.team("emelec"))
+            }
+            await #expect(throws: CancellationError.self) { _ = try await attempt.value }
+
+            // A request sent on the connection is read before the ping that follows it, and
+            // counted then (in flight, or served once cancelled): only the ping is.
+            try await client.ping()
+            let counters = server.server.statistics()
+            #expect(counters.requestsServed + UInt64(counters.inFlightRequests) == 1)
+        }
+    }
+}

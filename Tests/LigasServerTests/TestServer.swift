@@ -3,16 +3,21 @@ import LigasProtocol
 import LigasServer
 import LigasTestSupport
 import Logging
+import Synchronization
 
 /// A real `Server` on a real Unix socket in a temporary directory, with a handler the test scripts.
 final class TestServer: Sendable {
     let directory = TemporaryDirectory()
     let server: Server
+    /// Every request log entry the server wrote.
+    let log = RecordingRequestLog()
     var path: String { directory.url.appendingPathComponent("ligasd.sock").path }
 
     init(limits: ServerLimits = ServerLimits(), handler: any RequestHandler = ScriptedHandler()) throws {
         let path = directory.url.appendingPathComponent("ligasd.sock").path
-        server = Server(listener: try ListeningSocket.bind(path: path), limits: limits, handler: handler, logger: Logger(label: "test"))
+        server = Server(
+            listener: try ListeningSocket.bind(path: path), limits: limits, handler: handler, logger: Logger(label: "test"),
+            requestLog: log)
         server.start()
     }
 
@@ -34,6 +39,14 @@ final class TestServer: Sendable {
     func waitFor(_ what: String, _ condition: (ServerStatistics) -> Bool) async throws {
         try await poll(what, every: .milliseconds(5)) { condition(server.statistics()) ? () : nil }
     }
+}
+
+/// Keeps the request log's entries, for tests to read.
+final class RecordingRequestLog: RequestLog, Sendable {
+    private let entries = Mutex<[RequestLogEntry]>([])
+    func write(_ entry: RequestLogEntry) { entries.withLock { $0.append(entry) } }
+    /// The entries so far, as `(request id, error code)`, in the order written.
+    var written: [(requestID: UInt32, errorCode: ErrorCode?)] { entries.withLock { $0.map { ($0.requestID, $0.errorCode) } } }
 }
 
 /// Answers `ping`, `status` and `describe` at once, `teams` with the league name echoed back after an

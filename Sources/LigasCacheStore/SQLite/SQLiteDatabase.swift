@@ -9,6 +9,9 @@ import Synchronization
 /// In memory there is one connection for both (an in-memory database is private to it).
 final class SQLiteDatabase: Sendable {
     static let maxReaders = 4
+    /// How long a connection waits for another process's lock (a second program on the same
+    /// cache file, or one recovering it) before the statement fails with SQLITE_BUSY.
+    static let busyTimeoutMilliseconds: Int32 = 10_000
 
     let path: String
     private let writer: Mutex<SQLiteConnection>
@@ -22,6 +25,9 @@ final class SQLiteDatabase: Sendable {
     /// connection as it opens, writer and readers alike.
     static func file(path: String, configure: @escaping @Sendable (SQLiteConnection) throws -> Void) throws -> SQLiteDatabase {
         let writer = try SQLiteConnection(path: path, readOnly: false)
+        // Without it, opening while another process migrates or writes the file fails at once,
+        // and the daemon would cache in memory only for its whole life over a moment's lock.
+        writer.busyTimeout(milliseconds: busyTimeoutMilliseconds)
         try configure(writer)
         // Any error of a file that is not a database shows here, before anything is written.
         try writer.run("SELECT * FROM sqlite_master LIMIT 1")
@@ -31,7 +37,7 @@ final class SQLiteDatabase: Sendable {
         return SQLiteDatabase(path: path, writer: writer) { reader in
             // WAL readers see SQLITE_BUSY only in rare cases (another process recovering the
             // file, or closing it last): they wait those out.
-            reader.busyTimeout(milliseconds: 10_000)
+            reader.busyTimeout(milliseconds: busyTimeoutMilliseconds)
             try configure(reader)
         }
     }

@@ -76,10 +76,11 @@ public enum Methods {
 
 /// How the daemon may use its cache for a data request.
 public enum CachePolicy: String, Codable, Sendable, CaseIterable, TextEnumeration {
-    /// Fresh cache, else remote, else stale cache.
+    /// Fresh cache, else remote (`matches`: remote first for a short budget, then fresh cache).
+    /// Stale data is never served (PROTOCOL.md, cache policy).
     case `default`
     /// Go to the remote source even if the cache is fresh.
     case refresh
-    /// Never contact the remote source; `noCache` if nothing is cached.
+    /// Never contact the remote source; `noCache` if nothing fresh is cached.
     case offline
 }

@@ -277,13 +277,6 @@ final class Connection: @unchecked Sendable {
         guard inFlight[requestID] == nil else {
             return refuse(.requestIDInFlight(requestID))
         }
-        guard state == .open, !events.stopping() else {
-            return sendError(requestID, ErrorBody(code: .shuttingDown, message: "ligasd is stopping; reconnect"))
-        }
-        guard inFlight.count < limits.maxInFlightPerConnection else {
-            return sendError(requestID, ErrorBody(
-                code: .tooManyRequests, message: "more than \(limits.maxInFlightPerConnection) requests in flight"))
-        }
         let request: Request
         do throws(ErrorBody) {
             guard case .request(_, let decoded) = try Message(frame: frame) else { return }
@@ -294,12 +287,21 @@ final class Connection: @unchecked Sendable {
             ]
             metadata.tag(logTags.clientProtocolError)
             logger.notice("client protocol error", metadata: metadata)
-            return sendError(requestID, error)
+            events.requestAnsweredAtOnce()
+            enqueueAnswer(requestID) { try encoder.appendError(id: requestID, error, to: &$0) }
+            return
         }
         let started = ContinuousClock.now
+        let entry = RequestLogEntry(connectionID: id, peer: peer, requestID: requestID, request: request, durationMicroseconds: 0)
+        // Refusals are answers too (decoded first, so that they are logged like any other).
+        guard state == .open, !events.stopping() else {
+            return answerNow(requestID, .failure(.stopping), entry: entry, started: started)
+        }
+        guard inFlight.count < limits.maxInFlightPerConnection else {
+            return answerNow(requestID, .failure(.tooManyInFlight(max: limits.maxInFlightPerConnection)), entry: entry, started: started)
+        }
         let context = RequestContext(
             requestID: requestID, connectionID: id, peer: peer, statistics: events.statistics)
-        let entry = RequestLogEntry(connectionID: id, peer: peer, requestID: requestID, request: request, durationMicroseconds: 0)
         if request.deadlineMs == 0 {
             return answerNow(requestID, .failure(.deadlinePassed), entry: entry, started: started)
         }
@@ -318,33 +320,33 @@ final class Connection: @unchecked Sendable {
     private func answerNow(_ requestID: UInt32, _ outcome: HandlerOutcome, entry: RequestLogEntry, started: ContinuousClock.Instant) {
         dispatchPrecondition(condition: .onQueue(queue))
         var entry = entry
-        let sent: Bool
+        // Counted before the answer leaves, so a client that reads it and then asks `status` sees it.
+        events.requestAnsweredAtOnce()
+        let delivery: AnswerDelivery
         switch outcome {
         case .reply(let reply, let source):
             entry.source = source
-            sent = sendAtOnce(requestID) { try encoder.appendResponse(id: requestID, reply, to: &$0) }
+            delivery = sendAtOnce(requestID) { try encoder.appendResponse(id: requestID, reply, to: &$0) }
         case .encodedReply(let payload, let source):
             entry.source = source
-            sent = sendAtOnce(requestID) { try encoder.appendRaw(.response, requestID: requestID, bytes: payload, to: &$0) }
+            delivery = sendAtOnce(requestID) { try encoder.appendRaw(.response, requestID: requestID, bytes: payload, to: &$0) }
         case .failure(let error):
             entry.errorCode = error.code
-            sent = sendAtOnce(requestID) { try encoder.appendError(id: requestID, error, to: &$0) }
+            delivery = sendAtOnce(requestID) { try encoder.appendError(id: requestID, error, to: &$0) }
         case .stream:
             preconditionFailure("RequestHandler.answerNow returned a stream")
         }
-        events.requestAnsweredAtOnce()
-        guard sent else { return }
+        guard entry.record(delivery) else { return }
         entry.durationMicroseconds = (ContinuousClock.now - started).wholeMicroseconds
         requestLog.write(entry)
     }
 
     /// Queues the final frame of a request answered at once, judged like every answer: a client
-    /// whose unread answers pass `maxOutputBytes` does not read, and is closed. Returns false when
-    /// the frame could not be queued or was replaced by an error (see `enqueueAnswer`).
-    private func sendAtOnce(_ requestID: UInt32, _ encode: (inout [UInt8]) throws -> Void) -> Bool {
+    /// whose unread answers pass `maxOutputBytes` does not read, and is closed.
+    private func sendAtOnce(_ requestID: UInt32, _ encode: (inout [UInt8]) throws -> Void) -> AnswerDelivery {
         guard output.count <= limits.maxOutputBytes else {
             teardown(reason: "client not reading: \(output.count) bytes unread")
-            return false
+            return .dropped
         }
         return enqueueAnswer(requestID, encode)
     }
@@ -358,38 +360,33 @@ final class Connection: @unchecked Sendable {
         finishIfDone()
     }
 
-    /// The final frame of a request that never went in flight.
-    private func sendError(_ requestID: UInt32, _ error: ErrorBody) {
-        enqueueAnswer(requestID) { try encoder.appendError(id: requestID, error, to: &$0) }
-    }
-
     // MARK: - Called by request tasks (hop onto the queue)
 
     /// Sends frames for a request that is still in flight. `final` ends the request; so does a
-    /// frame that cannot be sent (see `enqueueAnswer`). Returns false when the request was
-    /// cancelled or ended that way, or the connection is gone: the caller sends nothing more.
+    /// frame that cannot be sent (see `enqueueAnswer`). Anything but `.queued` (the request was
+    /// cancelled or ended that way, or the connection is gone) means: send nothing more.
     /// `payload`, if any, goes right after the encoded bytes, from its own storage: the bytes of
     /// a stream chunk whose frame head `encode` wrote (they are never copied into a frame).
     func send(
         _ requestID: UInt32, final: Bool, payload: Data? = nil, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void
-    ) async -> Bool {
+    ) async -> AnswerDelivery {
         await onQueue { [self] in
             dispatchPrecondition(condition: .onQueue(queue))
-            guard state.sendsAnswers, inFlight[requestID] != nil else { return false }
+            guard state.sendsAnswers, inFlight[requestID] != nil else { return .dropped }
             // Judged on what earlier frames left unread, so that one large answer (up to the
             // client's maxFrameSize) is not mistaken for a client that does not read.
             guard output.count <= limits.maxOutputBytes else {
                 teardown(reason: "client not reading: \(output.count) bytes unread")
-                return false
+                return .dropped
             }
-            let sent = enqueueAnswer(requestID, then: payload) { try encode(encoder, &$0) }
-            if final || !sent {
+            let delivery = enqueueAnswer(requestID, then: payload) { try encode(encoder, &$0) }
+            if final || delivery != .queued {
                 inFlight[requestID] = nil
                 events.requestFinished()
                 finishIfDone()
             }
             // A final frame was queued: the request is answered even if the connection then closed.
-            return sent && (final || state != .closed)
+            return delivery == .queued && !final && state == .closed ? .dropped : delivery
         }
     }
 
@@ -450,33 +447,32 @@ final class Connection: @unchecked Sendable {
 
     /// Queues a frame about a request. One that cannot be encoded (too large for the client's
     /// maxFrameSize, above all) is replaced by an error with the request's id, which ends the
-    /// request: it still gets its one final frame. Returns false when that happened.
+    /// request: it still gets its one final frame.
     @discardableResult
-    private func enqueueAnswer(_ requestID: UInt32, then payload: Data? = nil, _ encode: (inout [UInt8]) throws -> Void) -> Bool {
+    private func enqueueAnswer(_ requestID: UInt32, then payload: Data? = nil, _ encode: (inout [UInt8]) throws -> Void) -> AnswerDelivery {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard state != .closed else { return false }
-        var sent = true
+        guard state != .closed else { return .dropped }
+        var delivery = AnswerDelivery.queued
         do {
             var bytes: [UInt8] = []
             try encode(&bytes)
             output.append(bytes)
             if let payload { output.append(payload) }
         } catch {
-            sent = false
             var bytes: [UInt8] = []
+            let replacement = replacement(for: error, requestID: requestID)
             // Cannot fail: both replacements are a few hundred bytes, and no client accepts less than 4096.
-            try? encoder.appendError(id: requestID, replacement(for: error, requestID: requestID), to: &bytes)
+            try? encoder.appendError(id: requestID, replacement, to: &bytes)
             output.append(bytes)
+            delivery = .replaced(by: replacement.code)
         }
         flush()
-        return sent
+        return delivery
     }
 
     private func replacement(for error: any Error, requestID: UInt32) -> ErrorBody {
+        // The request's log entry says it (LIGAS_ERROR_CODE=resultTooLarge).
         if case FrameError.frameTooLarge(let length, let limit) = error {
-            logger.notice("answer larger than the client accepts", metadata: [
-                "request-id": "\(requestID)", "bytes": "\(length)", "client-max-frame-size": "\(limit)",
-            ])
             return .resultTooLarge(bytes: length, maxFrameSize: limit)
         }
         logger.error("could not encode a frame", metadata: ["request-id": "\(requestID)", "error": "\(error)"])

@@ -22,19 +22,19 @@ struct RequestExchange: Sendable {
         switch outcome {
         case .reply(let reply, let source):
             entry.source = source
-            guard await connection.send(requestID, final: true, { encoder, out in
+            guard entry.record(await connection.send(requestID, final: true, { encoder, out in
                 try encoder.appendResponse(id: requestID, reply, to: &out)
-            }) else { return }
+            })) else { return }
         case .encodedReply(let payload, let source):
             entry.source = source
-            guard await connection.send(requestID, final: true, { encoder, out in
+            guard entry.record(await connection.send(requestID, final: true, { encoder, out in
                 try encoder.appendRaw(.response, requestID: requestID, bytes: payload, to: &out)
-            }) else { return }
+            })) else { return }
         case .failure(let error):
             entry.errorCode = error.code
-            guard await connection.send(requestID, final: true, { encoder, out in
+            guard entry.record(await connection.send(requestID, final: true, { encoder, out in
                 try encoder.appendError(id: requestID, error, to: &out)
-            }) else { return }
+            })) else { return }
         case .stream(let outgoing):
             entry.source = outgoing.header.source
             let streamed = await stream(outgoing)
@@ -48,6 +48,16 @@ struct RequestExchange: Sendable {
     private struct Streamed {
         var summary = RequestLogEntry.StreamSummary()
         var errorCode: ErrorCode?
+
+        /// Whether the stream goes on after `delivery`; if not, how it ended.
+        mutating func goesOn(after delivery: AnswerDelivery) -> Bool {
+            switch delivery {
+            case .queued: return true
+            case .replaced(let code): summary.outcome = .failed; errorCode = code
+            case .dropped: summary.outcome = .cancelled
+            }
+            return false
+        }
     }
 
     /// Header, chunks (never more than `chunkSize` each), then the end frame with the SHA-256:
@@ -55,12 +65,9 @@ struct RequestExchange: Sendable {
     /// stops it silently: nothing more is sent for the request id.
     private func stream(_ outgoing: OutgoingStream) async -> Streamed {
         var streamed = Streamed()
-        guard await connection.send(requestID, final: false, { [header = outgoing.header] encoder, out in
+        guard streamed.goesOn(after: await connection.send(requestID, final: false, { [header = outgoing.header] encoder, out in
             try encoder.appendStreamHeader(id: requestID, header, to: &out)
-        }) else {
-            streamed.summary.outcome = .cancelled
-            return streamed
-        }
+        })) else { return streamed }
         var hasher = outgoing.sha256 == nil ? SHA256() : nil
         do {
             for try await chunk in outgoing.chunks {
@@ -76,12 +83,9 @@ struct RequestExchange: Sendable {
                     hasher?.update(data: piece)
                     streamed.summary.bytes += piece.count
                     streamed.summary.chunks += 1
-                    guard await connection.send(requestID, final: false, payload: piece, { encoder, out in
+                    guard streamed.goesOn(after: await connection.send(requestID, final: false, payload: piece, { encoder, out in
                         try encoder.appendStreamChunkHead(id: requestID, length: piece.count, to: &out)
-                    }) else {
-                        streamed.summary.outcome = .cancelled
-                        return streamed
-                    }
+                    })) else { return streamed }
                 }
             }
         } catch {
@@ -99,11 +103,9 @@ struct RequestExchange: Sendable {
         }
         let digest = outgoing.sha256 ?? hasher.map { Data($0.finalize()) } ?? Data()
         let end = StreamEnd(totalBytes: UInt64(streamed.summary.bytes), sha256: digest)
-        if !(await connection.send(requestID, final: true, { encoder, out in
+        _ = streamed.goesOn(after: await connection.send(requestID, final: true, { encoder, out in
             try encoder.appendStreamEnd(id: requestID, end, to: &out)
-        })) {
-            streamed.summary.outcome = .cancelled
-        }
+        }))
         return streamed
     }
 

@@ -21,6 +21,14 @@ extension ErrorBody {
             details: ["requestId": String(requestID)])
     }
 
+    /// A request read once the daemon began to stop (PROTOCOL.md §9).
+    static let stopping = ErrorBody(code: .shuttingDown, message: "ligasd is stopping; reconnect")
+
+    /// A request past the connection's cap on requests in flight.
+    static func tooManyInFlight(max: Int) -> ErrorBody {
+        ErrorBody(code: .tooManyRequests, message: "more than \(max) requests in flight")
+    }
+
     /// Which connection cap refused a newcomer (sent with id 0 before closing).
     public enum ConnectionCap: String, Sendable {
         /// All connections of the server.

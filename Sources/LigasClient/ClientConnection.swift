@@ -162,6 +162,7 @@ final class ClientConnection: @unchecked Sendable {
                 queue.sync { [self] in
                     if let failure { return continuation.resume(throwing: failure) }
                     // Cancelled before this ran: `cancel(id)` found nothing to cancel, so nothing is sent.
+                    // (`queue.sync` runs the block on the calling task's thread, so this is its flag.)
                     if Task.isCancelled { return continuation.resume(throwing: CancellationError()) }
                     pending[id] = .streamHeader(continuation)
                     send(request, id: id)

@@ -15,13 +15,22 @@ enum EngineMethods {
         }
         router.onNow(Methods.Ping.self) { _, _, _ in Answer(PingResult()) }
         router.onNow(Methods.Describe.self) { _, _, _ in Answer(.ligas) }
-        router.onNow(Methods.Status.self) { _, _, context in
-            var answer = status(context.statistics(), counters: counters, version: version, startedAt: startedAt)
-            // One indexed row per provider from the cache file (WAL: readers never wait for the
-            // writer), on this connection's queue only; and nothing at all with no RapidAPI source.
-            let budgets = engine.requestBudgets()
-            answer.quota = budgets.isEmpty ? nil : budgets.map(WireMapping.quota)
-            return Answer(answer)
+        let currentStatus = { @Sendable (context: RequestContext, inFlightItself: Bool) -> DaemonStatus in
+            var server = context.statistics()
+            // The status reports the others: in a task, it is in flight itself.
+            if inFlightItself { server.inFlightRequests -= 1 }
+            return Self.status(server, counters: counters, version: version, startedAt: startedAt)
+        }
+        if engine.hasRequestBudget {
+            // The quota is read from the cache file: in a task, like any cache read, never on
+            // the event loop that every connection shares.
+            router.on(Methods.Status.self) { _, _, context in
+                var answer = currentStatus(context, true)
+                answer.quota = engine.requestBudgets().map(WireMapping.quota)
+                return Answer(answer)
+            }
+        } else {
+            router.onNow(Methods.Status.self) { _, _, context in Answer(currentStatus(context, false)) }
         }
         // Cache first: answered at once when the cache already holds them in memory.
         let leagues = { @Sendable (loaded: Loaded<[LigasDomain.League]>) in sourced(loaded, counters) { $0.map(WireMapping.league) } }

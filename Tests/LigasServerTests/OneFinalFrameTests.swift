@@ -104,13 +104,17 @@ struct OneFinalFrameTests {
             await handler.held.entered.wait()
             server.server.stopTakingRequests()
             try client.request(2, Call(Methods.Ping.self))
+            // Refused before its payload is judged: shuttingDown, not unknownMethod (PROTOCOL.md §6).
+            var unknown: [UInt8] = []
+            try CBOREncoder().encode(["method": "transfer", "cache": "default"], into: &unknown)
+            try client.send { try $0.appendRaw(.request, requestID: 3, bytes: unknown, to: &$1) }
             handler.held.release()
 
             var answers: [UInt32: [String]] = [:]
             for frame in try await client.framesUntilClosed() {
                 answers[frame.requestID, default: []].append(try errorBody(frame)?.code.rawValue ?? "\(frame.kind)")
             }
-            #expect(answers == [1: ["response"], 2: ["shuttingDown"]])
+            #expect(answers == [1: ["response"], 2: ["shuttingDown"], 3: ["shuttingDown"]])
             #expect(server.log.written.first { $0.requestID == 2 }?.errorCode == .shuttingDown)
         }
     }

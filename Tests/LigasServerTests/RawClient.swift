@@ -38,6 +38,12 @@ final class RawClient: @unchecked Sendable {
         Glibc.shutdown(fd, Int32(SHUT_WR))
     }
 
+    /// `shutdown(SHUT_RDWR)`: to the server, the same as a client that closed its socket (the
+    /// descriptor itself is closed with the client).
+    func hangUp() {
+        Glibc.shutdown(fd, Int32(SHUT_RDWR))
+    }
+
     func send(_ build: (FrameEncoder, inout [UInt8]) throws -> Void) rethrows {
         var bytes: [UInt8] = []
         try build(encoder, &bytes)

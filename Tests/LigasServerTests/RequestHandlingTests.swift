@@ -85,12 +85,38 @@ struct RequestHandlingTests {
             let refused = try #require(await client.nextFrame())
             #expect(refused.requestID == 3)
             #expect(try errorBody(refused)?.code == .tooManyRequests)
+            // Past the cap, a request is refused whatever its payload: not unknownMethod.
+            var unknown: [UInt8] = []
+            try CBOREncoder().encode(["method": "transfer", "cache": "default"], into: &unknown)
+            try client.send { try $0.appendRaw(.request, requestID: 4, bytes: unknown, to: &$1) }
+            let alsoRefused = try #require(await client.nextFrame())
+            #expect(alsoRefused.requestID == 4)
+            #expect(try errorBody(alsoRefused)?.code == .tooManyRequests)
             handler.gate.open()
             let served = [try await client.nextFrame()?.requestID, try await client.nextFrame()?.requestID]
             #expect(Set(served) == [1, 2])
             // The refusal is an answer like the others: logged with its code, and counted.
-            try await server.waitFor("three requests served") { $0.requestsServed == 3 }
+            try await server.waitFor("four requests served") { $0.requestsServed == 4 }
             #expect(server.log.written.first { $0.requestID == 3 }?.errorCode == .tooManyRequests)
+        }
+    }
+
+    @Test("Requests ended by their connection's close count as finished: requestsServed plus inFlightRequests is every request read")
+    func closedConnectionCountsItsRequests() async throws {
+        let handler = ScriptedHandler()
+        try await TestServer.run(handler: handler) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            for id in 1...2 { try client.request(UInt32(id), Call(Methods.Teams.self, TeamsArguments(league: "slow"))) }
+            try await server.waitFor("two requests in flight") { $0.inFlightRequests == 2 }
+            client.hangUp()
+            try await server.waitFor("the connection gone") { $0.openConnections == 0 }
+            let statistics = server.server.statistics()
+            #expect(statistics.inFlightRequests == 0)
+            #expect(statistics.requestsServed == 2)
+            // Nothing reached the client, so nothing says "request served".
+            #expect(server.log.written.isEmpty)
+            handler.gate.open()
         }
     }
 

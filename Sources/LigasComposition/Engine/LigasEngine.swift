@@ -88,8 +88,11 @@ public struct LigasEngine: Sendable {
         return cached.contains(url)
     }
 
-    /// Each metered provider's requests this month: used, budget, remaining. Empty when no
-    /// metered provider is configured.
+    /// Whether a metered provider (RapidAPI) is configured, so that `requestBudgets` reads the cache file.
+    public var hasRequestBudget: Bool { requestBudget != nil }
+
+    /// Each metered provider's requests this month: used, budget, remaining, read from the
+    /// cache file. Empty when no metered provider is configured.
     public func requestBudgets() -> [QuotaUsage] {
         guard let (budget, providers) = requestBudget else { return [] }
         return providers.map(budget.usage)

@@ -277,6 +277,12 @@ final class Connection: @unchecked Sendable {
         guard inFlight[requestID] == nil else {
             return refuse(.requestIDInFlight(requestID))
         }
+        // Refusals come before the payload is judged (PROTOCOL.md §6 and §9): a stopping server
+        // answers every request `shuttingDown`, and one past the cap gets `tooManyRequests`.
+        let refusal: ErrorBody? =
+            state != .open || events.stopping() ? .stopping
+            : inFlight.count >= limits.maxInFlightPerConnection ? .tooManyInFlight(max: limits.maxInFlightPerConnection)
+            : nil
         let request: Request
         do throws(ErrorBody) {
             guard case .request(_, let decoded) = try Message(frame: frame) else { return }
@@ -288,17 +294,13 @@ final class Connection: @unchecked Sendable {
             metadata.tag(logTags.clientProtocolError)
             logger.notice("client protocol error", metadata: metadata)
             events.requestAnsweredAtOnce()
-            enqueueAnswer(requestID) { try encoder.appendError(id: requestID, error, to: &$0) }
+            sendAtOnce(requestID) { try encoder.appendError(id: requestID, refusal ?? error, to: &$0) }
             return
         }
         let started = ContinuousClock.now
         let entry = RequestLogEntry(connectionID: id, peer: peer, requestID: requestID, request: request, durationMicroseconds: 0)
-        // Refusals are answers too (decoded first, so that they are logged like any other).
-        guard state == .open, !events.stopping() else {
-            return answerNow(requestID, .failure(.stopping), entry: entry, started: started)
-        }
-        guard inFlight.count < limits.maxInFlightPerConnection else {
-            return answerNow(requestID, .failure(.tooManyInFlight(max: limits.maxInFlightPerConnection)), entry: entry, started: started)
+        if let refusal {
+            return answerNow(requestID, .failure(refusal), entry: entry, started: started)
         }
         let context = RequestContext(
             requestID: requestID, connectionID: id, peer: peer, statistics: events.statistics)
@@ -343,6 +345,7 @@ final class Connection: @unchecked Sendable {
 
     /// Queues the final frame of a request answered at once, judged like every answer: a client
     /// whose unread answers pass `maxOutputBytes` does not read, and is closed.
+    @discardableResult
     private func sendAtOnce(_ requestID: UInt32, _ encode: (inout [UInt8]) throws -> Void) -> AnswerDelivery {
         guard output.count <= limits.maxOutputBytes else {
             teardown(reason: "client not reading: \(output.count) bytes unread")
@@ -381,8 +384,9 @@ final class Connection: @unchecked Sendable {
             }
             let delivery = enqueueAnswer(requestID, then: payload) { try encode(encoder, &$0) }
             if final || delivery != .queued {
-                inFlight[requestID] = nil
-                events.requestFinished()
+                // Not when the write in `enqueueAnswer` failed and tore the connection down:
+                // the teardown already counted the request among those it ended.
+                if inFlight.removeValue(forKey: requestID) != nil { events.requestFinished() }
                 finishIfDone()
             }
             // A final frame was queued: the request is answered even if the connection then closed.
@@ -448,7 +452,6 @@ final class Connection: @unchecked Sendable {
     /// Queues a frame about a request. One that cannot be encoded (too large for the client's
     /// maxFrameSize, above all) is replaced by an error with the request's id, which ends the
     /// request: it still gets its one final frame.
-    @discardableResult
     private func enqueueAnswer(_ requestID: UInt32, then payload: Data? = nil, _ encode: (inout [UInt8]) throws -> Void) -> AnswerDelivery {
         dispatchPrecondition(condition: .onQueue(queue))
         guard state != .closed else { return .dropped }
@@ -471,8 +474,11 @@ final class Connection: @unchecked Sendable {
     }
 
     private func replacement(for error: any Error, requestID: UInt32) -> ErrorBody {
-        // The request's log entry says it (LIGAS_ERROR_CODE=resultTooLarge).
         if case FrameError.frameTooLarge(let length, let limit) = error {
+            // The request's own entry says only `resultTooLarge`; this says by how much.
+            logger.notice("answer larger than the client accepts", metadata: [
+                "request-id": "\(requestID)", "bytes": "\(length)", "client-max-frame-size": "\(limit)",
+            ])
             return .resultTooLarge(bytes: length, maxFrameSize: limit)
         }
         logger.error("could not encode a frame", metadata: ["request-id": "\(requestID)", "error": "\(error)"])

@@ -259,7 +259,9 @@ public final class Server: @unchecked Sendable {
             }
             stats.withLock { [count = connections.count] in
                 $0.openConnections = count
+                // Ended with their connection: finished, like a cancelled request.
                 $0.inFlightRequests -= cancelled
+                $0.requestsServed += UInt64(cancelled)
             }
             if connections.isEmpty {
                 idleWaiters.forEach { $0.resume() }

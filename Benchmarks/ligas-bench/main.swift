@@ -11,6 +11,7 @@ import LigasTestSupport
 ///     ligas-bench first-reply SOCKET          one cold-start sample on a socket the user manager holds
 ///     ligas-bench unary SOCKET [N]            only the round trips, against a running ligasd (to profile it)
 ///     ligas-bench throughput SOCKET CLIENTS [SECONDS]   only the throughput, likewise
+///     ligas-bench streams [SECONDS]           only 20 MiB streams through LigasClient (to profile)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 if arguments.first == "first-reply", arguments.count == 2 {
@@ -116,6 +117,36 @@ func benchRunningDaemon() async throws {
         throw error
     }
     await daemon.stop()
+}
+
+/// `ligas-bench streams SECONDS`: only the 20 MiB stream, through LigasClient, again and again
+/// (to profile both sides: the daemon's pid is printed first).
+func profileStreams(seconds: Int) async throws {
+    let daemon = try BenchDaemon(ligasd: ligasd, remote: fixture.root.absoluteString, directory: workspace.url, name: "ligasd")
+    var total = 0
+    do {
+        _ = try daemon.firstReply()
+        let client = try await LigasClient.connect(socketPath: daemon.socketPath, agent: "ligas-bench")
+        let teams = try await client.teams(league: BenchFixture.league).value
+        guard let url = teams.first(where: { $0.id == "bench-20mib" })?.logoURL else { throw BlockingClient.Failure(description: "no 20 MiB logo") }
+        for try await _ in try await client.image(.url(url)) {}
+        client.close()
+        print("DAEMON_PID \(daemon.pid)")
+        let end = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < end {
+            total += try await Streaming.library(socketPath: daemon.socketPath, url: url, repetitions: 10).bytes
+        }
+    } catch {
+        await daemon.stop()
+        throw error
+    }
+    print("streamed \(total >> 20) MiB")
+    await daemon.stop()
+}
+
+if arguments.first == "streams" {
+    try await profileStreams(seconds: arguments.count > 1 ? Int(arguments[1]) ?? 10 : 10)
+    exit(0)
 }
 
 /// Every figure, in order.

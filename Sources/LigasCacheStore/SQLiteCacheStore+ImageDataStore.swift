@@ -28,12 +28,15 @@ extension SQLiteCacheStore: ImageDataStore {
             pieceCount: max(1, (size + CacheSchema.pieceSize - 1) / CacheSchema.pieceSize), sha256: sha256
         ) { [self] index in
             // The same image (same save time and size) or nothing: never a piece of its replacement.
-            let piece = try read { db in
-                // A stream reads every piece with this one statement, prepared once (the connection keeps it).
-                try db.firstRow("""
-                    SELECT image_piece.bytes FROM image JOIN image_piece USING (url)
+            let piece = try read { db -> Data? in
+                // A stream finds every piece with this one statement, prepared once (the connection
+                // keeps it), and reads its bytes straight into the chunk, in the same transaction.
+                guard let rowID = try db.firstRow("""
+                    SELECT image_piece.rowid FROM image JOIN image_piece USING (url)
                     WHERE url = ? AND image.saved_at = ? AND image.size = ? AND image_piece.seq = ?
-                    """, [key, savedAt, size, index])?.blob(0)
+                    """, [key, savedAt, size, index])?.int(0)
+                else { return nil }
+                return try db.readBlob(table: "image_piece", column: "bytes", rowID: Int64(rowID))
             }
             guard let piece else { throw CacheError.changedWhileReading(key: key) }
             return piece

@@ -87,6 +87,25 @@ final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
+    /// One BLOB value read straight into its own `Data` (SQLite's incremental BLOB I/O), for a
+    /// value too large to copy twice: a row's column would first be assembled by SQLite from its
+    /// overflow pages, then copied again into the row.
+    func readBlob(table: String, column: String, rowID: Int64) throws -> Data {
+        var blob: OpaquePointer?
+        let code = sqlite3_blob_open(handle, "main", table, column, rowID, 0, &blob)
+        defer { sqlite3_blob_close(blob) }
+        guard code == SQLITE_OK, let blob else {
+            throw SQLiteError(code: code, message: lastMessage, sql: "blob \(table).\(column) of row \(rowID)")
+        }
+        var bytes = Data(count: Int(sqlite3_blob_bytes(blob)))
+        let count = Int32(bytes.count)
+        let read = bytes.withUnsafeMutableBytes { sqlite3_blob_read(blob, $0.baseAddress, count, 0) }
+        guard read == SQLITE_OK else {
+            throw SQLiteError(code: read, message: lastMessage, sql: "blob \(table).\(column) of row \(rowID)")
+        }
+        return bytes
+    }
+
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?

@@ -64,7 +64,8 @@ final class Connection: @unchecked Sendable {
     private var output = OutputQueue()
     private var session: NegotiatedSession?
     private var inFlight: [UInt32: Task<Void, Never>] = [:]
-    private var roomWaiters: [(requestID: UInt32, continuation: CheckedContinuation<Bool, Never>)] = []
+    /// Streams waiting for the client to read (see `sendStreamFrame`); told whether to go on.
+    private var roomWaiters: [(requestID: UInt32, resume: (Bool) -> Void)] = []
     private var state = State.open
 
     /// `peer`: the client's credentials, read by the server when it accepted the socket.
@@ -365,53 +366,58 @@ final class Connection: @unchecked Sendable {
 
     // MARK: - Called by request tasks (hop onto the queue)
 
-    /// Sends frames for a request that is still in flight. `final` ends the request; so does a
-    /// frame that cannot be sent (see `enqueueAnswer`). Anything but `.queued` (the request was
-    /// cancelled or ended that way, or the connection is gone) means: send nothing more.
-    /// `payload`, if any, goes right after the encoded bytes, from its own storage: the bytes of
-    /// a stream chunk whose frame head `encode` wrote (they are never copied into a frame).
-    func send(
-        _ requestID: UInt32, final: Bool, payload: Data? = nil, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void
+    /// Sends the final frame of a request that is still in flight (a response, an error, or a
+    /// stream's end). Anything but `.queued` means the request was cancelled, or the frame was
+    /// replaced by an error (see `enqueueAnswer`), or the connection is gone.
+    func sendFinal(
+        _ requestID: UInt32, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void
     ) async -> AnswerDelivery {
-        await onQueue { [self] in
-            dispatchPrecondition(condition: .onQueue(queue))
-            guard state.sendsAnswers, inFlight[requestID] != nil else { return .dropped }
-            // Judged on what earlier frames left unread, so that one large answer (up to the
-            // client's maxFrameSize) is not mistaken for a client that does not read.
-            guard output.count <= limits.maxOutputBytes else {
-                teardown(reason: "client not reading: \(output.count) bytes unread")
-                return .dropped
-            }
-            let delivery = enqueueAnswer(requestID, then: payload) { try encode(encoder, &$0) }
-            if final || delivery != .queued {
-                // Not when the write in `enqueueAnswer` failed and tore the connection down:
-                // the teardown already counted the request among those it ended.
-                if inFlight.removeValue(forKey: requestID) != nil { events.requestFinished() }
-                finishIfDone()
-            }
-            // A final frame was queued: the request is answered even if the connection then closed.
-            return delivery == .queued && !final && state == .closed ? .dropped : delivery
-        }
+        await onQueue { [self] in deliver(requestID, final: true, payload: nil, encode) }
     }
 
-    /// Suspends a stream until the client has read enough of what is queued (backpressure).
-    /// Returns false when the request was cancelled or the connection is gone.
+    /// Sends a stream's header or one of its chunks, and returns once the client has read enough
+    /// of what is queued for the next one (backpressure), in the same hop. Anything but `.queued`
+    /// (the request was cancelled or ended, or the connection is gone) means: send nothing more.
+    /// `payload`, if any, goes right after the encoded bytes, from its own storage: the bytes of
+    /// a chunk whose frame head `encode` wrote (they are never copied into a frame).
     ///
     /// Always a hop through the queue, never inline: between two chunks the queue must get to run
     /// what else is waiting there, the client's cancel above all.
-    func waitForRoom(_ requestID: UInt32) async -> Bool {
-        await withCheckedContinuation { continuation in
+    func sendStreamFrame(
+        _ requestID: UInt32, payload: Data? = nil, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void
+    ) async -> AnswerDelivery {
+        await withCheckedContinuation { (continuation: CheckedContinuation<AnswerDelivery, Never>) in
             queue.async { [self] in
-                if !state.sendsAnswers || inFlight[requestID] == nil {
-                    continuation.resume(returning: false)
-                } else if output.count < limits.streamHighWater {
-                    continuation.resume(returning: true)
-                } else {
-                    roomWaiters.append((requestID, continuation))
-                    events.streamsPaused(1)
+                let delivery = deliver(requestID, final: false, payload: payload, encode)
+                guard delivery == .queued, output.count >= limits.streamHighWater else {
+                    return continuation.resume(returning: delivery)
                 }
+                roomWaiters.append((requestID, { room in continuation.resume(returning: room ? .queued : .dropped) }))
+                events.streamsPaused(1)
             }
         }
+    }
+
+    private func deliver(
+        _ requestID: UInt32, final: Bool, payload: Data?, _ encode: (FrameEncoder, inout [UInt8]) throws -> Void
+    ) -> AnswerDelivery {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard state.sendsAnswers, inFlight[requestID] != nil else { return .dropped }
+        // Judged on what earlier frames left unread, so that one large answer (up to the
+        // client's maxFrameSize) is not mistaken for a client that does not read.
+        guard output.count <= limits.maxOutputBytes else {
+            teardown(reason: "client not reading: \(output.count) bytes unread")
+            return .dropped
+        }
+        let delivery = enqueueAnswer(requestID, then: payload) { try encode(encoder, &$0) }
+        if final || delivery != .queued {
+            // Not when the write in `enqueueAnswer` failed and tore the connection down:
+            // the teardown already counted the request among those it ended.
+            if inFlight.removeValue(forKey: requestID) != nil { events.requestFinished() }
+            finishIfDone()
+        }
+        // A final frame was queued: the request is answered even if the connection then closed.
+        return delivery == .queued && !final && state == .closed ? .dropped : delivery
     }
 
     /// Runs `body` on the loop's queue: a hop for a request task (they run on the global executor),
@@ -429,7 +435,7 @@ final class Connection: @unchecked Sendable {
         guard !ready.isEmpty else { return }
         roomWaiters.removeAll { requestID == nil || $0.requestID == requestID }
         events.streamsPaused(-ready.count)
-        for waiter in ready { waiter.continuation.resume(returning: result) }
+        for waiter in ready { waiter.resume(result) }
     }
 
     // MARK: - Writing

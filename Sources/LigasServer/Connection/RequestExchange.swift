@@ -22,17 +22,17 @@ struct RequestExchange: Sendable {
         switch outcome {
         case .reply(let reply, let source):
             entry.source = source
-            guard entry.record(await connection.send(requestID, final: true, { encoder, out in
+            guard entry.record(await connection.sendFinal(requestID, { encoder, out in
                 try encoder.appendResponse(id: requestID, reply, to: &out)
             })) else { return }
         case .encodedReply(let payload, let source):
             entry.source = source
-            guard entry.record(await connection.send(requestID, final: true, { encoder, out in
+            guard entry.record(await connection.sendFinal(requestID, { encoder, out in
                 try encoder.appendRaw(.response, requestID: requestID, bytes: payload, to: &out)
             })) else { return }
         case .failure(let error):
             entry.errorCode = error.code
-            guard entry.record(await connection.send(requestID, final: true, { encoder, out in
+            guard entry.record(await connection.sendFinal(requestID, { encoder, out in
                 try encoder.appendError(id: requestID, error, to: &out)
             })) else { return }
         case .stream(let outgoing):
@@ -65,7 +65,7 @@ struct RequestExchange: Sendable {
     /// stops it silently: nothing more is sent for the request id.
     private func stream(_ outgoing: OutgoingStream) async -> Streamed {
         var streamed = Streamed()
-        guard streamed.goesOn(after: await connection.send(requestID, final: false, { [header = outgoing.header] encoder, out in
+        guard streamed.goesOn(after: await connection.sendStreamFrame(requestID, { [header = outgoing.header] encoder, out in
             try encoder.appendStreamHeader(id: requestID, header, to: &out)
         })) else { return streamed }
         var hasher = outgoing.sha256 == nil ? SHA256() : nil
@@ -73,7 +73,8 @@ struct RequestExchange: Sendable {
             for try await chunk in outgoing.chunks {
                 var offset = chunk.startIndex
                 while offset < chunk.endIndex {
-                    guard await connection.waitForRoom(requestID), !Task.isCancelled else {
+                    // Room for it was waited for when the frame before it was sent.
+                    guard !Task.isCancelled else {
                         streamed.summary.outcome = .cancelled
                         return streamed
                     }
@@ -83,7 +84,7 @@ struct RequestExchange: Sendable {
                     hasher?.update(data: piece)
                     streamed.summary.bytes += piece.count
                     streamed.summary.chunks += 1
-                    guard streamed.goesOn(after: await connection.send(requestID, final: false, payload: piece, { encoder, out in
+                    guard streamed.goesOn(after: await connection.sendStreamFrame(requestID, payload: piece, { encoder, out in
                         try encoder.appendStreamChunkHead(id: requestID, length: piece.count, to: &out)
                     })) else { return streamed }
                 }
@@ -92,7 +93,7 @@ struct RequestExchange: Sendable {
             let body = (error as? ErrorBody) ?? ErrorBody(code: .internal, message: "stream failed: \(error)")
             streamed.summary.outcome = .failed
             streamed.errorCode = body.code
-            _ = await connection.send(requestID, final: true) { encoder, out in
+            _ = await connection.sendFinal(requestID) { encoder, out in
                 try encoder.appendError(id: requestID, body, to: &out)
             }
             return streamed
@@ -103,7 +104,7 @@ struct RequestExchange: Sendable {
         }
         let digest = outgoing.sha256 ?? hasher.map { Data($0.finalize()) } ?? Data()
         let end = StreamEnd(totalBytes: UInt64(streamed.summary.bytes), sha256: digest)
-        _ = streamed.goesOn(after: await connection.send(requestID, final: true, { encoder, out in
+        _ = streamed.goesOn(after: await connection.sendFinal(requestID, { encoder, out in
             try encoder.appendStreamEnd(id: requestID, end, to: &out)
         }))
         return streamed

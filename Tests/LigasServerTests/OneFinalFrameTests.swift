@@ -105,9 +105,7 @@ struct OneFinalFrameTests {
             server.server.stopTakingRequests()
             try client.request(2, Call(Methods.Ping.self))
             // Refused before its payload is judged: shuttingDown, not unknownMethod (PROTOCOL.md §6).
-            var unknown: [UInt8] = []
-            try CBOREncoder().encode(["method": "transfer", "cache": "default"], into: &unknown)
-            try client.send { try $0.appendRaw(.request, requestID: 3, bytes: unknown, to: &$1) }
+            try client.requestUnknownMethod(3)
             handler.held.release()
 
             var answers: [UInt32: [String]] = [:]

@@ -44,6 +44,13 @@ final class RawClient: @unchecked Sendable {
         Glibc.shutdown(fd, Int32(SHUT_RDWR))
     }
 
+    /// A request for a method no server knows, "transfer": a payload that does not decode.
+    func requestUnknownMethod(_ id: UInt32) throws {
+        var payload: [UInt8] = []
+        try CBOREncoder().encode(["method": "transfer", "cache": "default"], into: &payload)
+        try send { try $0.appendRaw(.request, requestID: id, bytes: payload, to: &$1) }
+    }
+
     func send(_ build: (FrameEncoder, inout [UInt8]) throws -> Void) rethrows {
         var bytes: [UInt8] = []
         try build(encoder, &bytes)

@@ -11,9 +11,7 @@ struct RequestHandlingTests {
         try await TestServer.run { server in
             let client = try RawClient(path: server.path)
             _ = try await client.hello()
-            var payload: [UInt8] = []
-            try CBOREncoder().encode(["method": "transfer", "cache": "default"], into: &payload)
-            try client.send { try $0.appendRaw(.request, requestID: 5, bytes: payload, to: &$1) }
+            try client.requestUnknownMethod(5)
             let reply = try #require(await client.nextFrame())
             #expect(reply.requestID == 5)
             #expect(try errorBody(reply)?.code == .unknownMethod)
@@ -86,9 +84,7 @@ struct RequestHandlingTests {
             #expect(refused.requestID == 3)
             #expect(try errorBody(refused)?.code == .tooManyRequests)
             // Past the cap, a request is refused whatever its payload: not unknownMethod.
-            var unknown: [UInt8] = []
-            try CBOREncoder().encode(["method": "transfer", "cache": "default"], into: &unknown)
-            try client.send { try $0.appendRaw(.request, requestID: 4, bytes: unknown, to: &$1) }
+            try client.requestUnknownMethod(4)
             let alsoRefused = try #require(await client.nextFrame())
             #expect(alsoRefused.requestID == 4)
             #expect(try errorBody(alsoRefused)?.code == .tooManyRequests)

@@ -109,7 +109,8 @@ final class ClientConnection: @unchecked Sendable {
     /// A caller alone in the process (no other call in flight on any connection, the usual case of
     /// a command-line tool or a widget) waits for its answer on its own thread, reading the
     /// socket itself, for up to `answerHereBudget`: a daemon answering from its cache answers well
-    /// within it, and the answer then costs no wake-up of the reader thread or of the task. Past
+    /// within it, and the caller then waits for no other thread (the reader thread, polling the
+    /// same socket, wakes too, but finds the answer taken), nor does its task suspend. Past
     /// the budget, or with other calls in flight (whose tasks must not find the cooperative
     /// threads busy waiting), the answer comes through the reader thread and a continuation.
     func call(_ request: Request) async throws -> [UInt8] {

@@ -136,6 +136,9 @@ func profileStreams(seconds: Int) async throws {
         while ContinuousClock.now < end {
             total += try await Streaming.library(socketPath: daemon.socketPath, url: url, repetitions: 10).bytes
         }
+        let library = try await Streaming.library(socketPath: daemon.socketPath, url: url, repetitions: 20)
+        let blocking = try Streaming.blocking(socketPath: daemon.socketPath, url: url, repetitions: 20)
+        print("20 MiB: LigasClient \(Report.fixed(library.mibPerSecond)) MiB/s, blocking client \(Report.fixed(blocking.mibPerSecond)) MiB/s")
     } catch {
         await daemon.stop()
         throw error

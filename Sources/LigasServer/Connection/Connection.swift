@@ -375,11 +375,12 @@ final class Connection: @unchecked Sendable {
         await onQueue { [self] in deliver(requestID, final: true, payload: nil, encode) }
     }
 
-    /// Sends a stream's header or one of its chunks, and returns once the client has read enough
-    /// of what is queued for the next one (backpressure), in the same hop. Anything but `.queued`
-    /// (the request was cancelled or ended, or the connection is gone) means: send nothing more.
-    /// `payload`, if any, goes right after the encoded bytes, from its own storage: the bytes of
-    /// a chunk whose frame head `encode` wrote (they are never copied into a frame).
+    /// Sends a stream's header or one of its chunks once the client has read enough of what is
+    /// queued (backpressure): waiting and sending are one hop. The stream reads its next chunk
+    /// while this one waits to leave, so the socket never waits for the cache. Anything but
+    /// `.queued` (the request was cancelled or ended, or the connection is gone) means: send
+    /// nothing more. `payload`, if any, goes right after the encoded bytes, from its own storage:
+    /// the bytes of a chunk whose frame head `encode` wrote (they are never copied into a frame).
     ///
     /// Always a hop through the queue, never inline: between two chunks the queue must get to run
     /// what else is waiting there, the client's cancel above all.
@@ -388,14 +389,24 @@ final class Connection: @unchecked Sendable {
     ) async -> AnswerDelivery {
         await withCheckedContinuation { (continuation: CheckedContinuation<AnswerDelivery, Never>) in
             queue.async { [self] in
-                let delivery = deliver(requestID, final: false, payload: payload, encode)
-                guard delivery == .queued, output.count >= limits.streamHighWater else {
-                    return continuation.resume(returning: delivery)
-                }
-                roomWaiters.append((requestID, { room in continuation.resume(returning: room ? .queued : .dropped) }))
-                events.streamsPaused(1)
+                sendWhenRoom(requestID, payload: payload, encode) { continuation.resume(returning: $0) }
             }
         }
+    }
+
+    private func sendWhenRoom(
+        _ requestID: UInt32, payload: Data?, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void,
+        then done: @escaping (AnswerDelivery) -> Void
+    ) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard state.sendsAnswers, inFlight[requestID] != nil, output.count >= limits.streamHighWater else {
+            return done(deliver(requestID, final: false, payload: payload, encode))
+        }
+        roomWaiters.append((requestID, { [self] room in
+            // Room again, checked again: another stream of this connection may have taken it.
+            room ? sendWhenRoom(requestID, payload: payload, encode, then: done) : done(.dropped)
+        }))
+        events.streamsPaused(1)
     }
 
     private func deliver(

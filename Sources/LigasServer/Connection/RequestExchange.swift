@@ -73,7 +73,7 @@ struct RequestExchange: Sendable {
             for try await chunk in outgoing.chunks {
                 var offset = chunk.startIndex
                 while offset < chunk.endIndex {
-                    // Room for it was waited for when the frame before it was sent.
+                    // A cancel read between two chunks stops the stream here (room is waited for as each is sent).
                     guard !Task.isCancelled else {
                         streamed.summary.outcome = .cancelled
                         return streamed

@@ -1,12 +1,34 @@
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 import LigasDaemon
 import LigasSystemd
 import Logging
 
+/// ligasd's entry point. systemd starts it with no arguments (its settings come from the
+/// environment and the config file), and then it does not ask ArgumentParser to parse nothing:
+/// building a command's argument set reflects over every option with `Mirror`, whose protocol
+/// conformance lookups scan the whole binary. That was ~40% of ligasd's start-up CPU, paid on
+/// every socket activation (`perf record` over 20 cold starts). With arguments, ArgumentParser
+/// parses them as usual, `--help` and `--version` included.
+@main
+enum LigasdMain {
+    static func main() async {
+        guard CommandLine.arguments.count > 1 else {
+            do {
+                try await Ligasd.serve(commandLine: [:], configFile: nil)
+            } catch let code as ExitCode {
+                exit(code.rawValue)  // the usual end; exit(withError:) would build the help text first
+            } catch {
+                Ligasd.exit(withError: error)
+            }
+        }
+        await Ligasd.main()
+    }
+}
+
 /// ligasd: serves Ecuadorian football data to local programs over a Unix socket.
 /// Every option can also come from the environment or the config file (`LIGASD_*`).
-@main
 struct Ligasd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ligasd",
@@ -23,10 +45,16 @@ struct Ligasd: AsyncParsableCommand {
     @OptionGroup var settings: SettingFlags
 
     func run() async throws {
+        try await Self.serve(commandLine: settings.values, configFile: config)
+    }
+
+    /// Resolves the settings (`commandLine` values by `LIGASD_*` name, over the environment and
+    /// the config file), then serves until stopped. Never returns normally: it ends in `ExitCode`.
+    static func serve(commandLine: [String: String], configFile: String?) async throws -> Never {
         MallocTuning.apply()
         let configuration: DaemonConfiguration
         do {
-            configuration = try DaemonConfiguration.resolve(commandLine: settings.values, configFile: config)
+            configuration = try DaemonConfiguration.resolve(commandLine: commandLine, configFile: configFile)
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

@@ -93,6 +93,26 @@ struct SocketActivationTests {
         }
     }
 
+    @Test("Started with no arguments (as systemd starts it), a bad setting in the environment stops ligasd with exit 64 and its name")
+    func badSettingWithoutArguments() async throws {
+        try await ActivatedDaemon.run(remote: sample, environment: ["LIGASD_MAX_IN_FLIGHT": "lots"]) { daemon in
+            try await poll("systemd-socket-activate to create \(daemon.socketPath)") {
+                FileManager.default.fileExists(atPath: daemon.socketPath) ? true : nil
+            }
+            // The connection makes the tool exec ligasd, which refuses to start: no hello comes back.
+            await #expect(throws: ClientError.self) {
+                try await within(.seconds(20), "a connection to a ligasd that refuses to start") {
+                    try await LigasClient.connect(socketPath: daemon.socketPath)
+                }
+            }
+            let status = try await daemon.process.waitForExit(timeout: .seconds(20))
+            #expect(status == 64, "ligasd printed: \(daemon.log)")
+            #expect(daemon.log.contains("Error:"))
+            #expect(daemon.log.contains("LIGASD_MAX_IN_FLIGHT"))
+            #expect(try daemon.notify.assignments() == [])
+        }
+    }
+
     @Test("With LIGASD_IDLE_EXIT=0.3, after its one client is done ligasd exits 0 by itself")
     func idleExit() async throws {
         try await ActivatedDaemon.run(remote: sample, environment: ["LIGASD_IDLE_EXIT": "0.3"]) { daemon in

@@ -14,12 +14,6 @@ public final class SQLiteCacheStore: Sendable {
     let path: String
     let imageCapacityBytes: Int
 
-    /// SQLite's page size for a new cache file: its largest. An image piece (256 KiB) spans its
-    /// overflow pages, which a stream reads with one `pread` each, straight into the chunk: with
-    /// the default 4 KiB pages that was 64 system calls a piece, most of ligasd's CPU per streamed
-    /// MiB (see README, Benchmark); with 64 KiB pages, 5.
-    static let pageSize = 65_536
-
     /// Room for feeds on top of the image cap, when no file size cap is given.
     public static let feedAllowanceBytes = 64 * 1024 * 1024
 
@@ -40,8 +34,6 @@ public final class SQLiteCacheStore: Sendable {
         do {
             database = try SQLiteDatabase.file(path: path) { db in
                 try Self.configure(db)
-                // Takes effect only while the file is new (empty): a file made with other pages keeps them.
-                try db.execute("PRAGMA page_size = \(Self.pageSize)")
                 try db.execute("PRAGMA synchronous = NORMAL")
                 let pageSize = try db.firstRow("PRAGMA page_size")?.optionalInt(0) ?? 4096
                 try db.execute("PRAGMA max_page_count = \(max(16, maxFileBytes / pageSize))")

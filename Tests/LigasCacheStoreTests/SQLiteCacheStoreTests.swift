@@ -85,13 +85,6 @@ struct SQLiteCacheStoreTests {
         #expect(try store.retrieve("a") == feed("keep"))
     }
 
-    @Test("A new cache file has 64 KiB pages, so a stream reads an image piece in a few system calls")
-    func newFileHasLargePages() throws {
-        let store = try SQLiteCacheStore(fileURL: fileURL)
-        try store.replace("k", with: feed("x"))
-        #expect(try store.database.read { try $0.firstRow("PRAGMA page_size")?.optionalInt(0) } == 65_536)
-    }
-
     @Test("Another program's lock on the file is waited for (10 s), by the writer and the readers alike, not taken for an unusable file")
     func waitsForAnotherProgramsLock() throws {
         let store = try SQLiteCacheStore(fileURL: fileURL)
@@ -240,8 +233,6 @@ struct SQLiteImageCacheTests {
         let store = try SQLiteCacheStore(fileURL: fileURL)
         #expect(try store.retrieveImage(for: url("a")) == old)
         #expect(try store.imageBytes() == 3000)
-        // A file made with other pages (SQLite's 4 KiB default) keeps them: they are set at creation.
-        #expect(try store.database.read { try $0.firstRow("PRAGMA page_size")?.optionalInt(0) } == 4096)
 
         #expect(try store.deleteImages(savedAtOrBefore: old.timestamp) == 1)
         let leftover = try SQLiteConnection(path: fileURL.path, readOnly: true).firstRow("SELECT COUNT(*) FROM image_piece")?.int(0)

@@ -6,11 +6,11 @@ import LigasSystemd
 import Logging
 
 /// ligasd's entry point. systemd starts it with no arguments (its settings come from the
-/// environment and the config file), and then it does not ask ArgumentParser to parse nothing:
-/// building a command's argument set reflects over every option with `Mirror`, whose protocol
-/// conformance lookups scan the whole binary. That was ~40% of the CPU of ligasd's start-up
-/// thread, paid on every socket activation (`perf record` over 20 cold starts). With arguments,
-/// ArgumentParser parses them as usual, `--help` and `--version` included.
+/// environment and the config file), and then it skips ArgumentParser: building a command's
+/// argument set reflects over every option with `Mirror`, whose protocol conformance lookups scan
+/// the whole binary. That was ~40% of the CPU of ligasd's start-up thread, paid on every socket
+/// activation (`perf record` over 20 cold starts). With arguments, ArgumentParser parses them as
+/// usual, `--help` and `--version` included.
 @main
 enum LigasdMain {
     static func main() async {

@@ -68,8 +68,10 @@ final class ClientConnection: @unchecked Sendable {
     private var failure: ClientError?
     private var flow = FlowStatistics()
     private var readingPaused = false
-    /// A whole default stream chunk in one read (answers are smaller): on the heap, once.
-    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ProtocolLimits.defaultChunkSize + 64, alignment: 16)
+    /// Where answers are read (on the heap, once). Small: a stream chunk's payload is read
+    /// straight into its own array once its header is in (`FrameDecoder.receive`), and what of
+    /// it lands here is copied twice.
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 << 10, alignment: 16)
 
     /// How long a caller alone in the process waits for its answer on its own thread.
     static let defaultAnswerHereBudget: Duration = .milliseconds(2)
@@ -274,14 +276,14 @@ final class ClientConnection: @unchecked Sendable {
         readingResumed.signal()
     }
 
-    /// One read of up to `readBuffer.count` bytes, and the frames it completes. With flow control
-    /// honoured, frames stop being dispatched when the connection pauses; they stay in the decoder
-    /// until it resumes.
+    /// One read, and the frames it completes. With flow control honoured, frames stop being
+    /// dispatched when the connection pauses; they stay in the decoder until it resumes.
     private func readOnce(honouringFlowControl: Bool) -> ReadOutcome {
         dispatchPrecondition(condition: .onQueue(queue))
-        let count = Glibc.read(socket.fd, readBuffer.baseAddress, readBuffer.count)
+        let count = decoder.receive(using: readBuffer) { [fd = socket.fd] memory in
+            Glibc.read(fd, memory.baseAddress, memory.count)
+        }
         if count > 0 {
-            decoder.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
             dispatchDecodedFrames(honouringFlowControl: honouringFlowControl)
             return .data
         }

@@ -45,6 +45,75 @@ struct FrameDecoderTests {
         #expect(frames == expected, "\(label)")
     }
 
+    /// The vectors' stream with two large stream chunks among them (read into place by `receive`).
+    static func streamWithLargeChunks() throws -> (bytes: [UInt8], frames: [Frame]) {
+        var (bytes, frames) = try stream()
+        for (index, size) in [(3, FrameDecoder.inPlacePayloadSize), (7, 300_001)] {
+            let payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
+            var frameBytes: [UInt8] = []
+            try FrameEncoder(maxFrameSize: .max).appendStreamChunk(id: 5, payload, to: &frameBytes)
+            let offset = frames[0..<index].reduce(0) { $0 + 12 + $1.payload.count }
+            bytes.insert(contentsOf: frameBytes, at: offset)
+            frames.insert(Frame(header: FrameHeader(kind: .streamChunk, requestID: 5), payload: payload), at: index)
+        }
+        return (bytes, frames)
+    }
+
+    /// Feeds `bytes` through `receive`, each read returning at most the next of `readSizes`;
+    /// returns the frames and, for each read, how much room it was offered.
+    static func receiveAll(_ bytes: [UInt8], readSizes: [Int], scratchSize: Int = 16 << 10) throws -> (frames: [Frame], offered: [Int]) {
+        var decoder = FrameDecoder()
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: scratchSize, alignment: 16)
+        defer { scratch.deallocate() }
+        var frames: [Frame] = []
+        var offered: [Int] = []
+        var offset = 0
+        while offset < bytes.count {
+            let limit = readSizes[offered.count % readSizes.count]
+            let count = decoder.receive(using: scratch) { memory in
+                offered.append(memory.count)
+                let count = min(memory.count, limit, bytes.count - offset)
+                bytes.withUnsafeBytes { memory.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + count)])) }
+                return count
+            }
+            offset += count
+            while let frame = try decoder.nextFrame() { frames.append(frame) }
+        }
+        #expect(decoder.bufferedByteCount == 0)
+        return (frames, offered)
+    }
+
+    @Test("receiving yields the same frames as appending, large payloads read into place included", arguments: [
+        [Int.max], [1], [143, 137], [4096], [70_000, 5],
+    ])
+    func receiveSplits(readSizes: [Int]) throws {
+        let (bytes, expected) = try Self.streamWithLargeChunks()
+        #expect(try Self.receiveAll(bytes, readSizes: readSizes).frames == expected)
+        #expect(try Self.decodeAll(bytes, chunkSizes: readSizes) == expected)
+    }
+
+    @Test("a large payload is read straight into its own array: once its header is in, no read asks for more than the rest of it")
+    func largePayloadReadInPlace() throws {
+        let payload = (0..<300_000).map { UInt8(truncatingIfNeeded: $0) }
+        var bytes: [UInt8] = []
+        try FrameEncoder(maxFrameSize: .max).appendStreamChunk(id: 9, payload, to: &bytes)
+        try FrameEncoder().appendCancel(id: 9, to: &bytes)
+        let (frames, offered) = try Self.receiveAll(bytes, readSizes: [Int.max])
+        #expect(frames.map(\.payload) == [payload, []])
+        // The first read fills the 16 KiB scratch (header and the payload's first bytes); the
+        // next asks for exactly the rest of the payload, far more than the scratch holds; the
+        // cancel frame after it is read into the scratch again.
+        #expect(offered == [16 << 10, 300_000 - (16 << 10 - 12), 16 << 10])
+    }
+
+    @Test("a frame over the limit fails when received too, before its payload is allocated")
+    func receiveFrameTooLarge() throws {
+        let bytes: [UInt8] = [0x7F, 0xFF, 0xFF, 0xFF] + Array(repeating: 0, count: 40)
+        #expect(throws: FrameError.frameTooLarge(length: 0x7FFF_FFFF, limit: ProtocolLimits.defaultMaxFrameSize)) {
+            try Self.receiveAll(bytes, readSizes: [6, 100])
+        }
+    }
+
     @Test("a frame announcing more than the limit fails as soon as its length arrives, before any allocation")
     func frameTooLarge() throws {
         var decoder = FrameDecoder()

@@ -67,6 +67,8 @@ final class Connection: @unchecked Sendable {
     /// Streams waiting for the client to read (see `sendStreamFrame`); told whether to go on.
     private var roomWaiters: [(requestID: UInt32, resume: (Bool) -> Void)] = []
     private var state = State.open
+    /// Whether the socket's send buffer was made room for stream chunks (`widenSendBuffer`).
+    private var sendBufferWidened = false
 
     /// `peer`: the client's credentials, read by the server when it accepted the socket.
     init(
@@ -389,9 +391,24 @@ final class Connection: @unchecked Sendable {
     ) async -> AnswerDelivery {
         await withCheckedContinuation { (continuation: CheckedContinuation<AnswerDelivery, Never>) in
             queue.async { [self] in
+                widenSendBuffer()
                 sendWhenRoom(requestID, payload: payload, encode) { continuation.resume(returning: $0) }
             }
         }
+    }
+
+    /// The first time the connection streams, its socket's send buffer is set to two chunks,
+    /// which the kernel doubles: room for four chunk frames, and writable again once one is
+    /// left. With the default (208 KiB here) a 256 KiB chunk did not fit: each chunk took
+    /// several writes and wake-ups on both sides (`perf`, and the A/B runs in README). Only
+    /// streaming connections get it, so a client that does not read pins at most this much
+    /// kernel memory more than before, besides `maxOutputBytes` in the daemon.
+    private func widenSendBuffer() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !sendBufferWidened, let session else { return }
+        sendBufferWidened = true
+        var bytes = Int32(clamping: 2 * session.chunkSize)
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, socklen_t(MemoryLayout<Int32>.size))
     }
 
     private func sendWhenRoom(

@@ -11,7 +11,10 @@ import Synchronization
 /// their own threads: the queue serves as a lock that never hops). The socket is read by a thread
 /// of the connection's own, blocked in `poll` until the daemon sends something: an answer then
 /// costs the wake-up of that thread and of the waiting task, and no more (a Dispatch read source
-/// added its manager thread and a worker thread to every answer).
+/// added its manager thread and a worker thread to every answer). While nothing awaits the reader
+/// (no call in flight, or only a caller reading its own answer, see `call`), the thread is parked
+/// instead, so it does not wake for answers it would find taken; what the daemon sends meanwhile
+/// (an error with id 0 before it closes) is read with the next call.
 ///
 /// **Flow control.** Stream chunks wait in their `StreamReceiver` until the consumer takes them.
 /// When the bytes waiting over all the connection's streams pass `highWater`, the connection stops
@@ -41,6 +44,8 @@ final class ClientConnection: @unchecked Sendable {
         var pauses = 0
         /// Answers their callers read themselves (see `call`).
         var answersTakenHere = 0
+        /// Times the reader thread woke from `poll` to read.
+        var readerWakeUps = 0
     }
 
     enum Pending {
@@ -68,6 +73,8 @@ final class ClientConnection: @unchecked Sendable {
     private var failure: ClientError?
     private var flow = FlowStatistics()
     private var readingPaused = false
+    /// Whether the reader thread waits on `readingResumed` (flow control, or nothing to read for).
+    private var readerParked = false
     /// Where answers are read (on the heap, once). Small: a stream chunk's payload is read
     /// straight into its own array once its header is in (`FrameDecoder.receive`), and what of
     /// it lands here is copied twice.
@@ -126,6 +133,7 @@ final class ClientConnection: @unchecked Sendable {
                 queue.sync { [self] in
                     if let answer = answeredHere.removeValue(forKey: id) { return continuation.resume(with: answer) }
                     pending[id] = .unary(continuation)
+                    wakeReader()
                 }
             }
         } onCancel: {
@@ -169,6 +177,7 @@ final class ClientConnection: @unchecked Sendable {
                     if Task.isCancelled { return continuation.resume(throwing: CancellationError()) }
                     pending[id] = .streamHeader(continuation)
                     send(request, id: id)
+                    wakeReader()
                 }
             }
         } onCancel: {
@@ -259,11 +268,36 @@ final class ClientConnection: @unchecked Sendable {
     private enum NextRead { case poll, paused, stop }
 
     private func nextRead() -> NextRead {
-        queue.sync { failure != nil ? .stop : readingPaused ? .paused : .poll }
+        queue.sync {
+            if failure != nil { return .stop }
+            guard !readingPaused, readerIsAwaited else {
+                readerParked = true
+                return .paused
+            }
+            return .poll
+        }
+    }
+
+    /// Whether anything waits for the reader thread: the hello, a call's continuation, a stream.
+    /// A caller reading its own answer (`.unaryHere`) does not.
+    private var readerIsAwaited: Bool {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return helloWaiter != nil || pending.values.contains { entry in
+            if case .unaryHere = entry { false } else { true }
+        }
+    }
+
+    /// Sends a parked reader thread back to `nextRead`.
+    private func wakeReader() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard readerParked else { return }
+        readerParked = false
+        readingResumed.signal()
     }
 
     private func readAvailable() {
         queue.sync {
+            flow.readerWakeUps += 1
             guard failure == nil, !readingPaused else { return }
             if readOnce(honouringFlowControl: true) == .closed { fail(.connectionClosed) }
         }
@@ -330,7 +364,7 @@ final class ClientConnection: @unchecked Sendable {
             flow.pauses += 1
         } else if readingPaused, flow.buffered <= Self.lowWater || awaitingAnswers {
             readingPaused = false
-            readingResumed.signal()
+            wakeReader()
             dispatchDecodedFrames(honouringFlowControl: true)  // what was read before the pause
         }
     }

@@ -19,9 +19,12 @@ struct ClientAnswerHereTests {
         try await TestServer.run { server in
             let client = try await Self.client(server, budget: .seconds(30))
             defer { client.close() }
+            let wakeUpsAfterHello = client.flowStatistics.readerWakeUps
             for _ in 0..<10 { try await client.ping() }
             #expect(try await client.teams(league: "ready").value.map(\.id) == ["ready"])
             #expect(client.flowStatistics.answersTakenHere == 11)
+            // Parked while nothing awaits it: it did not wake to find the answers taken.
+            #expect(client.flowStatistics.readerWakeUps == wakeUpsAfterHello)
         }
     }
 
@@ -33,6 +36,7 @@ struct ClientAnswerHereTests {
             for _ in 0..<10 { try await client.ping() }
             #expect(try await client.teams(league: "ready").value.map(\.id) == ["ready"])
             #expect(client.flowStatistics.answersTakenHere == 0)
+            #expect(client.flowStatistics.readerWakeUps >= 12)  // the hello and the 11 answers
         }
     }
 

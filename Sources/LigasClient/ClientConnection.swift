@@ -59,7 +59,8 @@ final class ClientConnection: @unchecked Sendable {
 
     private let socket: ClientSocket
     private let queue = DispatchQueue(label: "ligas-client.connection")
-    /// Signalled when reading resumes after a pause (flow control), or the connection fails.
+    /// Wakes the parked reader thread: reading resumes after a pause (flow control), something
+    /// awaits the reader again (`wakeReader`), or the connection fails.
     private let readingResumed = DispatchSemaphore(value: 0)
     private var decoder = FrameDecoder()
     private var encoder = FrameEncoder()
@@ -245,11 +246,11 @@ final class ClientConnection: @unchecked Sendable {
 
     private enum ReadOutcome { case data, wouldBlock, closed }
 
-    /// The reader thread: waits for the socket to be readable (or for reading to resume after a
-    /// flow-control pause), then reads and dispatches on the queue, until the connection fails or
-    /// goes away. It holds the connection only while it dispatches, never while it waits, so a
-    /// connection nobody uses any more goes away (its `deinit` wakes the thread); it holds the
-    /// socket throughout (see `ClientSocket`).
+    /// The reader thread: waits for the socket to be readable (or, parked, to be woken: after a
+    /// flow-control pause, or while nothing awaits it), then reads and dispatches on the queue,
+    /// until the connection fails or goes away. It holds the connection only while it
+    /// dispatches, never while it waits, so a connection nobody uses any more goes away (its
+    /// `deinit` wakes the thread); it holds the socket throughout (see `ClientSocket`).
     private static func read(_ socket: ClientSocket, resumed: DispatchSemaphore, connection: () -> ClientConnection?) {
         while true {
             switch connection()?.nextRead() ?? .stop {

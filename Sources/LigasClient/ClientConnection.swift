@@ -14,7 +14,9 @@ import Synchronization
 /// added its manager thread and a worker thread to every answer). While nothing awaits the reader
 /// (no call in flight, or only a caller reading its own answer, see `call`), the thread is parked
 /// instead, so it does not wake for answers it would find taken; what the daemon sends meanwhile
-/// (an error with id 0 before it closes) is read with the next call.
+/// (an error with id 0 before it closes) is read with the next call. After a cancel it reads on
+/// until the next request, so what the daemon sent for the cancelled request before it read the
+/// cancel does not sit in the socket (nor the rest of it in the daemon).
 ///
 /// **Flow control.** Stream chunks wait in their `StreamReceiver` until the consumer takes them.
 /// When the bytes waiting over all the connection's streams pass `highWater`, the connection stops
@@ -46,6 +48,8 @@ final class ClientConnection: @unchecked Sendable {
         var answersTakenHere = 0
         /// Times the reader thread woke from `poll` to read.
         var readerWakeUps = 0
+        /// Bytes in the socket not read yet (`FIONREAD`, when the statistics are taken).
+        var unreadInSocket = 0
     }
 
     enum Pending {
@@ -76,6 +80,11 @@ final class ClientConnection: @unchecked Sendable {
     private var readingPaused = false
     /// Whether the reader thread waits on `readingResumed` (flow control, or nothing to read for).
     private var readerParked = false
+    /// A request was cancelled since the last one was sent: frames the daemon sent for it before
+    /// it read the cancel may still come, and the reader stays up to throw them away. They all
+    /// come before the answer to the next request (the daemon handles frames in order), so
+    /// whoever reads that answer reads them first: sending a request clears this.
+    private var lateFramesMayCome = false
     /// Where answers are read (on the heap, once). Small: a stream chunk's payload is read
     /// straight into its own array once its header is in (`FrameDecoder.receive`), and what of
     /// it lands here is copied twice.
@@ -200,6 +209,8 @@ final class ClientConnection: @unchecked Sendable {
             var bytes: [UInt8] = []
             try? encoder.appendCancel(id: id, to: &bytes)
             if failure == nil, !socket.writeAll(bytes) { writeFailed() }
+            lateFramesMayCome = true
+            wakeReader()
             updateReading()
         }
     }
@@ -209,7 +220,12 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     func flowStatistics() -> FlowStatistics {
-        queue.sync { flow }
+        queue.sync {
+            var statistics = flow
+            var unread: Int32 = 0
+            if ioctl(socket.fd, UInt(FIONREAD), &unread) == 0 { statistics.unreadInSocket = Int(unread) }
+            return statistics
+        }
     }
 
     private func allocateID() -> UInt32 {
@@ -227,6 +243,7 @@ final class ClientConnection: @unchecked Sendable {
             return complete(id, with: .failure(ClientError.protocolViolation("cannot encode request: \(error)")))
         }
         guard socket.writeAll(bytes) else { return writeFailed() }
+        lateFramesMayCome = false
         updateReading()  // its answer may sit behind a paused stream's chunks
     }
 
@@ -279,11 +296,11 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
-    /// Whether anything waits for the reader thread: the hello, a call's continuation, a stream.
-    /// A caller reading its own answer (`.unaryHere`) does not.
+    /// Whether anything waits for the reader thread: the hello, a call's continuation, a stream,
+    /// or late frames of a cancelled request. A caller reading its own answer (`.unaryHere`) does not.
     private var readerIsAwaited: Bool {
         dispatchPrecondition(condition: .onQueue(queue))
-        return helloWaiter != nil || pending.values.contains { entry in
+        return helloWaiter != nil || lateFramesMayCome || pending.values.contains { entry in
             if case .unaryHere = entry { false } else { true }
         }
     }

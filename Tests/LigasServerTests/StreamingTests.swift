@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LigasClient
+@testable import LigasClient
 import LigasProtocol
 import LigasServer
 import LigasTestSupport
@@ -181,6 +181,31 @@ struct ClientCancelledStreamTests {
             try await client.ping()
             let counters = server.server.statistics()
             #expect(counters.requestsServed + UInt64(counters.inFlightRequests) == 1)
+        }
+    }
+
+    @Test("A download abandoned mid-stream: the client reads on, so what the daemon sent before the cancel does not wait in the socket")
+    func abandonedDownloadIsDrained() async throws {
+        let handler = ScriptedHandler(imageBytes: 16 << 20)
+        try await TestServer.run(handler: handler) { server in
+            let client = try await LigasClient.connect(socketPath: server.path, agent: "test")
+            defer { client.close() }
+            // One chunk taken, then nothing until the client has stopped reading at its bound and
+            // the socket and the daemon's queue are full; breaking out drops the iteration, which
+            // cancels.
+            for try await _ in try await client.image(.team("emelec")) {
+                // Once both have paused they stay so: the consumer takes nothing more.
+                try await poll("the client and the stream paused") {
+                    client.flowStatistics.pauses >= 1 && server.server.statistics().pausedStreams == 1 ? () : nil
+                }
+                #expect(client.flowStatistics.unreadInSocket > 0)
+                break
+            }
+            await handler.streamTerminated.wait()
+            try await poll("the client read what the daemon sent before the cancel") {
+                client.flowStatistics.unreadInSocket == 0 ? () : nil
+            }
+            try await client.ping()  // and the connection goes on
         }
     }
 }

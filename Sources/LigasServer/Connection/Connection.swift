@@ -397,18 +397,24 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// The first time the connection streams, its socket's send buffer is set to two chunks,
-    /// which the kernel doubles: room for four chunk frames, and writable again once one is
-    /// left. With the default (208 KiB here) a 256 KiB chunk did not fit: each chunk took
-    /// several writes and wake-ups on both sides (`perf`, and the A/B runs in README). Only
-    /// streaming connections get it, so a client that does not read pins at most this much
-    /// kernel memory more than before, besides `maxOutputBytes` in the daemon.
+    /// The first time the connection streams, its socket's send buffer is asked for two chunks,
+    /// which the kernel doubles: room for four chunk frames, writable again once one is left.
+    /// With the default (208 KiB) a 256 KiB chunk did not fit: each chunk took several writes
+    /// and wake-ups on both sides (`perf`, and the A/B runs in README). The kernel caps what is
+    /// asked at `net.core.wmem_max` (212992 on a stock system: 416 KiB then, still twice the
+    /// default), and a buffer already larger (small chunks) is left as it is. Only streaming
+    /// connections get it, so a client that does not read pins at most this much kernel memory
+    /// more than before, besides `maxOutputBytes` in the daemon.
     private func widenSendBuffer() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !sendBufferWidened, let session else { return }
         sendBufferWidened = true
-        var bytes = Int32(clamping: 2 * session.chunkSize)
-        _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, socklen_t(MemoryLayout<Int32>.size))
+        var current: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        var asked = Int32(clamping: 2 * session.chunkSize)
+        // getsockopt reports the doubled size.
+        guard getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &current, &length) == 0, Int(current) < 2 * Int(asked) else { return }
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &asked, socklen_t(MemoryLayout<Int32>.size))
     }
 
     private func sendWhenRoom(

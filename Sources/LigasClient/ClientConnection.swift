@@ -65,7 +65,7 @@ final class ClientConnection: @unchecked Sendable {
     private let queue = DispatchQueue(label: "ligas-client.connection")
     /// Wakes the parked reader thread: reading resumes after a pause (flow control), something
     /// awaits the reader again (`wakeReader`), or the connection fails.
-    private let readingResumed = DispatchSemaphore(value: 0)
+    private let readerWake = DispatchSemaphore(value: 0)
     private var decoder = FrameDecoder()
     private var encoder = FrameEncoder()
     private var pending: [UInt32: Pending] = [:]
@@ -78,17 +78,16 @@ final class ClientConnection: @unchecked Sendable {
     private var failure: ClientError?
     private var flow = FlowStatistics()
     private var readingPaused = false
-    /// Whether the reader thread waits on `readingResumed` (flow control, or nothing to read for).
+    /// Whether the reader thread waits on `readerWake` (flow control, or nothing to read for).
     private var readerParked = false
     /// A request was cancelled since the last one was sent: frames the daemon sent for it before
     /// it read the cancel may still come, and the reader stays up to throw them away. They all
     /// come before the answer to the next request (the daemon handles frames in order), so
     /// whoever reads that answer reads them first: sending a request clears this.
     private var lateFramesMayCome = false
-    /// Where answers are read (on the heap, once). Small: a stream chunk's payload is read
-    /// straight into its own array once its header is in (`FrameDecoder.receive`), and what of
-    /// it lands here is copied twice.
-    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 << 10, alignment: 16)
+    /// Where answers are read (on the heap, once); a stream chunk's payload is read straight
+    /// into its own array once its header is in (`FrameDecoder.receive`).
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FrameDecoder.scratchSize, alignment: 16)
 
     /// How long a caller alone in the process waits for its answer on its own thread.
     static let defaultAnswerHereBudget: Duration = .milliseconds(2)
@@ -109,8 +108,8 @@ final class ClientConnection: @unchecked Sendable {
                 decoder = FrameDecoder(maxFrameSize: Int(hello.maxFrameSize))
                 sentHello = hello
                 helloWaiter = continuation
-                DetachedThread.start(name: "ligas-client reader") { [weak self, socket, resumed = readingResumed] in
-                    Self.read(socket, resumed: resumed) { self }
+                DetachedThread.start(name: "ligas-client reader") { [weak self, socket, wake = readerWake] in
+                    Self.read(socket, wake: wake) { self }
                 }
                 var bytes: [UInt8] = []
                 do { try encoder.appendHello(hello, to: &bytes) } catch { return fail(.protocolViolation("\(error)")) }
@@ -268,13 +267,13 @@ final class ClientConnection: @unchecked Sendable {
     /// until the connection fails or goes away. It holds the connection only while it
     /// dispatches, never while it waits, so a connection nobody uses any more goes away (its
     /// `deinit` wakes the thread); it holds the socket throughout (see `ClientSocket`).
-    private static func read(_ socket: ClientSocket, resumed: DispatchSemaphore, connection: () -> ClientConnection?) {
+    private static func read(_ socket: ClientSocket, wake: DispatchSemaphore, connection: () -> ClientConnection?) {
         while true {
             switch connection()?.nextRead() ?? .stop {
             case .stop:
                 return
-            case .paused:
-                resumed.wait()
+            case .park:
+                wake.wait()
             case .poll:
                 var waiting = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
                 guard poll(&waiting, 1, -1) > 0 else { continue }  // EINTR
@@ -283,14 +282,14 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
-    private enum NextRead { case poll, paused, stop }
+    private enum NextRead { case poll, park, stop }
 
     private func nextRead() -> NextRead {
         queue.sync {
             if failure != nil { return .stop }
             guard !readingPaused, readerIsAwaited else {
                 readerParked = true
-                return .paused
+                return .park
             }
             return .poll
         }
@@ -310,7 +309,7 @@ final class ClientConnection: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         guard readerParked else { return }
         readerParked = false
-        readingResumed.signal()
+        readerWake.signal()
     }
 
     private func readAvailable() {
@@ -325,7 +324,7 @@ final class ClientConnection: @unchecked Sendable {
         readBuffer.deallocate()
         // Wakes the reader thread wherever it waits; it then finds the connection gone.
         Glibc.shutdown(socket.fd, Int32(SHUT_RDWR))
-        readingResumed.signal()
+        readerWake.signal()
     }
 
     /// One read, and the frames it completes. With flow control honoured, frames stop being
@@ -465,6 +464,6 @@ final class ClientConnection: @unchecked Sendable {
         }
         // Wakes the reader wherever it waits: in poll (the shutdown ends it) or paused.
         Glibc.shutdown(socket.fd, Int32(SHUT_RDWR))
-        readingResumed.signal()
+        readerWake.signal()
     }
 }

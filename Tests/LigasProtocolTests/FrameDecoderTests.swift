@@ -61,7 +61,7 @@ struct FrameDecoderTests {
 
     /// Feeds `bytes` through `receive`, each read returning at most the next of `readSizes`;
     /// returns the frames and, for each read, how much room it was offered.
-    static func receiveAll(_ bytes: [UInt8], readSizes: [Int], scratchSize: Int = 16 << 10) throws -> (frames: [Frame], offered: [Int]) {
+    static func receiveAll(_ bytes: [UInt8], readSizes: [Int], scratchSize: Int = FrameDecoder.scratchSize) throws -> (frames: [Frame], offered: [Int]) {
         var decoder = FrameDecoder()
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: scratchSize, alignment: 16)
         defer { scratch.deallocate() }
@@ -100,10 +100,12 @@ struct FrameDecoderTests {
         try FrameEncoder().appendCancel(id: 9, to: &bytes)
         let (frames, offered) = try Self.receiveAll(bytes, readSizes: [Int.max])
         #expect(frames.map(\.payload) == [payload, []])
-        // The first read fills the 16 KiB scratch (header and the payload's first bytes); the
+        // The first read fills the scratch (header and the payload's first bytes); the
         // next asks for exactly the rest of the payload, far more than the scratch holds; the
         // cancel frame after it is read into the scratch again.
-        #expect(offered == [16 << 10, 300_000 - (16 << 10 - 12), 16 << 10])
+        let scratch = FrameDecoder.scratchSize
+        #expect(scratch == 16 << 10)
+        #expect(offered == [scratch, 300_000 - (scratch - 12), scratch])
     }
 
     @Test("a frame over the limit fails when received too, before its payload is allocated")

@@ -12,6 +12,9 @@ public struct FrameDecoder: Sendable {
 
     /// A payload at least this large is read into place by `receive` (see `receive(using:_:)`).
     public static let inPlacePayloadSize = 32 << 10
+    /// The size of `receive`'s scratch memory: enough for most answers in one read, and small,
+    /// since what lands there of a large payload is copied twice.
+    public static let scratchSize = 16 << 10
 
     private var buffer: [UInt8] = []
     private var readIndex = 0
@@ -50,8 +53,7 @@ public struct FrameDecoder: Sendable {
     /// header is in and its payload is `inPlacePayloadSize` or more, into that payload's own
     /// array, asking for no more than the rest of it, so the next read begins at the next
     /// frame. A stream chunk's bytes are then copied once, by the kernel, but for the part
-    /// that came with its header. Keep `scratch` small (16 KiB), since what lands there of a
-    /// large payload is copied twice.
+    /// that came with its header. `scratch` is best `scratchSize` bytes.
     public mutating func receive(
         using scratch: UnsafeMutableRawBufferPointer, _ read: (UnsafeMutableRawBufferPointer) -> Int
     ) -> Int {

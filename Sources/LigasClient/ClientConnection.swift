@@ -11,10 +11,11 @@ import Synchronization
 /// their own threads: the queue serves as a lock that never hops). The socket is read by a thread
 /// of the connection's own, blocked in `poll` until the daemon sends something: an answer then
 /// costs the wake-up of that thread and of the waiting task, and no more (a Dispatch read source
-/// added its manager thread and a worker thread to every answer). While nothing awaits the reader
-/// (no call in flight, or only a caller reading its own answer, see `call`), the thread is parked
-/// instead, so it does not wake for answers it would find taken; what the daemon sends meanwhile
-/// (an error with id 0 before it closes) is read with the next call. After a cancel it reads on
+/// added its manager thread and a worker thread to every answer). While callers read their own
+/// answers (see `call`) and nothing else awaits the reader, the thread is parked instead, so it
+/// does not wake for answers it would find taken; what the daemon sends meanwhile (an error with
+/// id 0 before it closes) is read with the next call. While answers come through the reader, it
+/// stays in `poll` between them, so that each answer wakes it once. After a cancel it reads on
 /// until the next request, so what the daemon sent for the cancelled request before it read the
 /// cancel does not sit in the socket (nor the rest of it in the daemon).
 ///
@@ -48,6 +49,8 @@ final class ClientConnection: @unchecked Sendable {
         var answersTakenHere = 0
         /// Times the reader thread woke from `poll` to read.
         var readerWakeUps = 0
+        /// Times the reader thread parked (see `readerParked`).
+        var readerParks = 0
         /// Bytes in the socket not read yet (`FIONREAD`, when the statistics are taken).
         var unreadInSocket = 0
     }
@@ -80,6 +83,12 @@ final class ClientConnection: @unchecked Sendable {
     private var readingPaused = false
     /// Whether the reader thread waits on `readerWake` (flow control, or nothing to read for).
     private var readerParked = false
+    /// Whether the last call took its answer on its own thread (see `call`): only then does the
+    /// reader park while nothing awaits it. Calls answered through the reader come one after
+    /// another on a busy connection, and a reader that parked between them would be woken twice
+    /// per answer (by the next call, then by the answer). True at first: the usual client is a
+    /// caller alone in its process (a command-line tool, a widget).
+    private var answersTakenHere = true
     /// A request was cancelled since the last one was sent: frames the daemon sent for it before
     /// it read the cancel may still come, and the reader stays up to throw them away. They all
     /// come before the answer to the next request (the daemon handles frames in order), so
@@ -171,6 +180,7 @@ final class ClientConnection: @unchecked Sendable {
         }
         let answered = answeredHere.removeValue(forKey: id)
         if answered != nil { flow.answersTakenHere += 1 }
+        answersTakenHere = answered != nil
         return (id, answered)
     }
 
@@ -186,6 +196,7 @@ final class ClientConnection: @unchecked Sendable {
                     if Task.isCancelled { return continuation.resume(throwing: CancellationError()) }
                     pending[id] = .streamHeader(continuation)
                     send(request, id: id)
+                    answersTakenHere = false
                     wakeReader()
                 }
             }
@@ -287,8 +298,9 @@ final class ClientConnection: @unchecked Sendable {
     private func nextRead() -> NextRead {
         queue.sync {
             if failure != nil { return .stop }
-            guard !readingPaused, readerIsAwaited else {
+            guard !readingPaused, readerIsAwaited || !answersTakenHere else {
                 readerParked = true
+                flow.readerParks += 1
                 return .park
             }
             return .poll

@@ -40,6 +40,20 @@ struct ClientAnswerHereTests {
         }
     }
 
+    @Test("Answers that come through the reader thread one after another find it polling: it does not park between them")
+    func readerStaysUpBetweenAnswers() async throws {
+        try await TestServer.run { server in
+            let client = try await Self.client(server, budget: .zero)
+            defer { client.close() }
+            try await client.ping()
+            let parksAfterFirstAnswer = client.flowStatistics.readerParks
+            for _ in 0..<10 { try await client.ping() }
+            #expect(try await client.teams(league: "ready").value.map(\.id) == ["ready"])
+            // A parked reader would have been woken by each call, then again by its answer.
+            #expect(client.flowStatistics.readerParks == parksAfterFirstAnswer)
+        }
+    }
+
     @Test("A caller past its budget waits on; one that comes meanwhile is answered through the reader thread, and both get their own answer")
     func pastTheBudget() async throws {
         let handler = ScriptedHandler()

@@ -88,7 +88,8 @@ let package = Package(
         .executableTarget(name: "ligas-protocol-bench", dependencies: ["LigasProtocol"], path: "Benchmarks/ligas-protocol-bench"),
 
         // The daemon: a Dispatch-sources server, the engine behind it, and the executable.
-        // <sys/epoll.h>, which Swift's Glibc module leaves out: for the server's EventLoop.
+        // <sys/epoll.h>, which Swift's Glibc module leaves out: for the server's EventLoop and the
+        // client's ReaderThread.
         .systemLibrary(name: "CEpoll"),
         .target(
             name: "LigasServer",
@@ -121,7 +122,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "LigasClient",
-            dependencies: ["LigasProtocol", "COpenSSLCrypto"]
+            dependencies: ["LigasProtocol", "COpenSSLCrypto", "CEpoll"]
         ),
         .executableTarget(
             name: "ligas-client",

@@ -8,14 +8,16 @@ import Synchronization
 /// to callers by request id in whatever order they arrive.
 ///
 /// Its state is confined to one serial queue, which callers and the reader enter with `sync` (on
-/// their own threads: the queue serves as a lock that never hops). The socket is read by a thread
-/// of the connection's own, blocked in `poll` until the daemon sends something: an answer then
-/// costs the wake-up of that thread and of the waiting task, and no more (a Dispatch read source
-/// added its manager thread and a worker thread to every answer). While callers read their own
-/// answers (see `call`) and nothing else awaits the reader, the thread is parked instead, so it
-/// does not wake for answers it would find taken; what the daemon sends meanwhile (an error with
-/// id 0 before it closes) is read with the next call. While answers come through the reader, it
-/// stays in `poll` between them, so that each answer wakes it once. After a cancel it reads on
+/// their own threads: the queue serves as a lock that never hops). The socket is read by the
+/// process's `ReaderThread`, blocked in `epoll_wait` over every connection until a daemon sends
+/// something: an answer then costs the wake-up of that thread (one for all the answers that
+/// arrive together) and of the waiting task, and no more (a Dispatch read source added its
+/// manager thread and a worker thread to every answer). While callers read their own answers (see
+/// `call`) and nothing else awaits the reader, the connection is parked instead (out of the
+/// reader's set), so the reader does not wake for answers it would find taken; what the daemon
+/// sends meanwhile (an error with id 0 before it closes) is read with the next call. While
+/// answers come through the reader, the connection stays in its set between them, so that each
+/// answer is one event and no `epoll_ctl`. After a cancel it reads on
 /// until the next request, so what the daemon sent for the cancelled request before it read the
 /// cancel does not sit in the socket (nor the rest of it in the daemon).
 ///
@@ -49,7 +51,7 @@ final class ClientConnection: @unchecked Sendable {
         var answersTakenHere = 0
         /// Times the reader thread woke from `poll` to read.
         var readerWakeUps = 0
-        /// Times the reader thread parked (see `readerParked`).
+        /// Times the connection left the reader thread's set (see `readerParked`).
         var readerParks = 0
         /// Bytes in the socket not read yet (`FIONREAD`, when the statistics are taken).
         var unreadInSocket = 0
@@ -66,9 +68,6 @@ final class ClientConnection: @unchecked Sendable {
 
     private let socket: ClientSocket
     private let queue = DispatchQueue(label: "ligas-client.connection")
-    /// Wakes the parked reader thread: reading resumes after a pause (flow control), something
-    /// awaits the reader again (`wakeReader`), or the connection fails.
-    private let readerWake = DispatchSemaphore(value: 0)
     private var decoder = FrameDecoder()
     private var encoder = FrameEncoder()
     private var pending: [UInt32: Pending] = [:]
@@ -81,8 +80,11 @@ final class ClientConnection: @unchecked Sendable {
     private var failure: ClientError?
     private var flow = FlowStatistics()
     private var readingPaused = false
-    /// Whether the reader thread waits on `readerWake` (flow control, or nothing to read for).
-    private var readerParked = false
+    /// Whether the connection is out of the reader thread's set (flow control, or nothing to read
+    /// for); it is out, too, before `start` and after a failure.
+    private var readerParked = true
+    /// The connection's registration with `ReaderThread.shared`, from `start` on.
+    private var readerToken: UInt64?
     /// Whether the last call took its answer on its own thread (see `call`): only then does the
     /// reader park while nothing awaits it. Calls answered through the reader come one after
     /// another on a busy connection, and a reader that parked between them would be woken twice
@@ -117,9 +119,8 @@ final class ClientConnection: @unchecked Sendable {
                 decoder = FrameDecoder(maxFrameSize: Int(hello.maxFrameSize))
                 sentHello = hello
                 helloWaiter = continuation
-                DetachedThread.start(name: "ligas-client reader") { [weak self, socket, wake = readerWake] in
-                    Self.read(socket, wake: wake) { self }
-                }
+                readerToken = ReaderThread.shared.register(self)
+                wakeReader()
                 var bytes: [UInt8] = []
                 do { try encoder.appendHello(hello, to: &bytes) } catch { return fail(.protocolViolation("\(error)")) }
                 // A daemon at its connection cap sends a named error and closes, perhaps before our
@@ -136,16 +137,15 @@ final class ClientConnection: @unchecked Sendable {
     /// A caller alone in the process (no other call in flight on any connection, the usual case of
     /// a command-line tool or a widget) waits for its answer on its own thread, reading the
     /// socket itself, for up to `answerHereBudget`: a daemon answering from its cache answers well
-    /// within it, and the caller then waits for no other thread (the reader thread, polling the
-    /// same socket, wakes too, but finds the answer taken), nor does its task suspend. Past
+    /// within it, and the caller then waits for no other thread, nor does its task suspend. Past
     /// the budget, or with other calls in flight (whose tasks must not find the cooperative
     /// threads busy waiting), the answer comes through the reader thread and a continuation.
     func call(_ request: Request) async throws -> [UInt8] {
         try Task.checkCancellation()
         let alone = callers.enter()
         defer { callers.leave() }
-        let (id, answered) = queue.sync { callHere(request, waitingHere: alone) }
-        if let answered { return try answered.get() }
+        let (id, waitHere) = try queue.sync { try sendUnary(request, mayWaitHere: alone) }
+        if let answered = takeAnswerHere(id, waiting: waitHere) { return try answered.get() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 queue.sync { [self] in
@@ -159,29 +159,47 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
-    /// Sends `request` (synchronously, on the caller's thread: no wake-up just to write); if the
-    /// caller may wait here and nothing else is in flight on the connection, reads the answer here.
-    private func callHere(_ request: Request, waitingHere: Bool) -> (UInt32, Result<[UInt8], any Error>?) {
+    /// Sends a unary request (synchronously, on the caller's thread: no wake-up just to write).
+    /// Returns its id, and whether the caller may wait for the answer here: it is alone in the
+    /// process and nothing else is in flight on the connection. Then the connection leaves the
+    /// reader's set, so that the reader does not wake for this answer.
+    private func sendUnary(_ request: Request, mayWaitHere: Bool) throws(ClientError) -> (UInt32, Bool) {
         dispatchPrecondition(condition: .onQueue(queue))
+        if let failure { throw failure }
         let id = allocateID()
-        if let failure { return (id, .failure(failure)) }
-        let alone = waitingHere && pending.isEmpty && !readingPaused
+        let alone = mayWaitHere && pending.isEmpty && !readingPaused && answerHereBudget > .zero
         pending[id] = .unaryHere
         send(request, id: id)
-        if alone {
-            let deadline = ContinuousClock.now + answerHereBudget
-            while failure == nil, answeredHere[id] == nil, ContinuousClock.now < deadline {
-                var waiting = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
-                let remaining = ((deadline - ContinuousClock.now) / .milliseconds(1)).rounded(.up)
-                let ready = poll(&waiting, 1, Int32(min(max(remaining, 0), 60_000)))
-                if ready < 0, errno != EINTR { break }
-                if ready > 0, readOnce(honouringFlowControl: true) == .closed { fail(.connectionClosed) }
+        if alone { parkReader() }
+        return (id, alone)
+    }
+
+    /// The answer to `id` if it has come, after waiting for it here (`waiting`) up to the budget.
+    /// The socket is polled outside the queue and read inside it, so the reader thread, which
+    /// serves every connection of the process, never waits for this queue longer than a read.
+    private func takeAnswerHere(_ id: UInt32, waiting: Bool) -> Result<[UInt8], any Error>? {
+        let deadline = ContinuousClock.now + answerHereBudget
+        var waiting = waiting
+        var readable = false
+        while true {
+            let (answered, waitOn) = queue.sync { () -> (Result<[UInt8], any Error>?, Bool) in
+                if readable, failure == nil, readOnce(honouringFlowControl: true) == .closed { fail(.connectionClosed) }
+                // A failure answers it too (`fail` does).
+                let answered = answeredHere.removeValue(forKey: id)
+                let waitOn = answered == nil && waiting && ContinuousClock.now < deadline
+                if !waitOn {
+                    if answered != nil { flow.answersTakenHere += 1 }
+                    answersTakenHere = answered != nil
+                }
+                return (answered, waitOn)
             }
+            guard waitOn else { return answered }
+            var readiness = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
+            let remaining = ((deadline - ContinuousClock.now) / .milliseconds(1)).rounded(.up)
+            let ready = poll(&readiness, 1, Int32(min(max(remaining, 0), 60_000)))
+            if ready < 0, errno != EINTR { waiting = false }
+            readable = ready > 0
         }
-        let answered = answeredHere.removeValue(forKey: id)
-        if answered != nil { flow.answersTakenHere += 1 }
-        answersTakenHere = answered != nil
-        return (id, answered)
     }
 
     /// Sends a request whose answer is a stream; returns its header and its chunks.
@@ -273,40 +291,6 @@ final class ClientConnection: @unchecked Sendable {
 
     private enum ReadOutcome { case data, wouldBlock, closed }
 
-    /// The reader thread: waits for the socket to be readable (or, parked, to be woken: after a
-    /// flow-control pause, or while nothing awaits it), then reads and dispatches on the queue,
-    /// until the connection fails or goes away. It holds the connection only while it
-    /// dispatches, never while it waits, so a connection nobody uses any more goes away (its
-    /// `deinit` wakes the thread); it holds the socket throughout (see `ClientSocket`).
-    private static func read(_ socket: ClientSocket, wake: DispatchSemaphore, connection: () -> ClientConnection?) {
-        while true {
-            switch connection()?.nextRead() ?? .stop {
-            case .stop:
-                return
-            case .park:
-                wake.wait()
-            case .poll:
-                var waiting = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
-                guard poll(&waiting, 1, -1) > 0 else { continue }  // EINTR
-                connection()?.readAvailable()
-            }
-        }
-    }
-
-    private enum NextRead { case poll, park, stop }
-
-    private func nextRead() -> NextRead {
-        queue.sync {
-            if failure != nil { return .stop }
-            guard !readingPaused, readerIsAwaited || !answersTakenHere else {
-                readerParked = true
-                flow.readerParks += 1
-                return .park
-            }
-            return .poll
-        }
-    }
-
     /// Whether anything waits for the reader thread: the hello, a call's continuation, a stream,
     /// or late frames of a cancelled request. A caller reading its own answer (`.unaryHere`) does not.
     private var readerIsAwaited: Bool {
@@ -316,27 +300,43 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
-    /// Sends a parked reader thread back to `nextRead`.
+    /// Puts a parked connection back in the reader's set (it is read at once if its socket has
+    /// something).
     private func wakeReader() {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard readerParked else { return }
+        guard readerParked, failure == nil, let readerToken else { return }
         readerParked = false
-        readerWake.signal()
+        ReaderThread.shared.setReading(true, fd: socket.fd, token: readerToken)
     }
 
-    private func readAvailable() {
+    /// Takes the connection out of the reader's set.
+    private func parkReader() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !readerParked, let readerToken else { return }
+        readerParked = true
+        flow.readerParks += 1
+        ReaderThread.shared.setReading(false, fd: socket.fd, token: readerToken)
+    }
+
+    /// The reader thread found the socket readable: read once, then park if nothing awaits the
+    /// reader any more (or flow control paused the connection).
+    func readAvailable() {
         queue.sync {
             flow.readerWakeUps += 1
-            guard failure == nil, !readingPaused else { return }
-            if readOnce(honouringFlowControl: true) == .closed { fail(.connectionClosed) }
+            guard failure == nil else { return }
+            if !readingPaused, readOnce(honouringFlowControl: true) == .closed { return fail(.connectionClosed) }
+            if readingPaused || !(readerIsAwaited || !answersTakenHere) { parkReader() }
         }
     }
 
     deinit {
         readBuffer.deallocate()
-        // Wakes the reader thread wherever it waits; it then finds the connection gone.
-        Glibc.shutdown(socket.fd, Int32(SHUT_RDWR))
-        readerWake.signal()
+        // Out of the reader's set before the socket closes (a number still in the set could be
+        // reused by a new socket that would inherit its watch).
+        if let readerToken {
+            ReaderThread.shared.setReading(false, fd: socket.fd, token: readerToken)
+            ReaderThread.shared.forget(readerToken)
+        }
     }
 
     /// One read, and the frames it completes. With flow control honoured, frames stop being
@@ -474,8 +474,8 @@ final class ClientConnection: @unchecked Sendable {
             case .streaming(let receiver): receiver.finish(throwing: error)
             }
         }
-        // Wakes the reader wherever it waits: in poll (the shutdown ends it) or paused.
+        // The daemon sees the connection end now, not when the last reference goes.
         Glibc.shutdown(socket.fd, Int32(SHUT_RDWR))
-        readerWake.signal()
+        parkReader()
     }
 }

@@ -1,11 +1,11 @@
 import Glibc
 
 /// The client's end of the Unix socket: connect, and blocking-with-poll writes on a
-/// non-blocking descriptor (the connection's reader thread reads it).
+/// non-blocking descriptor (the process's reader thread reads it, see `ReaderThread`).
 ///
-/// It owns the descriptor and closes it when it goes: once neither the connection nor its reader
-/// thread holds it. So the number is never closed under one of them, and can never be reused for
-/// another socket of the process while one of them may still poll, read or shut it down.
+/// It owns the descriptor and closes it when it goes, with its connection, which has taken it out
+/// of the reader thread's set by then: so the number is never closed while the set still
+/// watches it, and a new socket that reuses the number cannot inherit that watch.
 final class ClientSocket: Sendable {
     let fd: Int32
 

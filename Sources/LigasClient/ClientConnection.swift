@@ -49,7 +49,7 @@ final class ClientConnection: @unchecked Sendable {
         var pauses = 0
         /// Answers their callers read themselves (see `call`).
         var answersTakenHere = 0
-        /// Times the reader thread woke from `poll` to read.
+        /// Times the reader thread was told the socket was readable.
         var readerWakeUps = 0
         /// Times the connection left the reader thread's set (see `readerParked`).
         var readerParks = 0
@@ -145,7 +145,7 @@ final class ClientConnection: @unchecked Sendable {
         let alone = callers.enter()
         defer { callers.leave() }
         let (id, waitHere) = try queue.sync { try sendUnary(request, mayWaitHere: alone) }
-        if let answered = takeAnswerHere(id, waiting: waitHere) { return try answered.get() }
+        if waitHere, let answered = takeAnswerHere(id) { return try answered.get() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 queue.sync { [self] in
@@ -162,7 +162,8 @@ final class ClientConnection: @unchecked Sendable {
     /// Sends a unary request (synchronously, on the caller's thread: no wake-up just to write).
     /// Returns its id, and whether the caller may wait for the answer here: it is alone in the
     /// process and nothing else is in flight on the connection. Then the connection leaves the
-    /// reader's set, so that the reader does not wake for this answer.
+    /// reader's set, so that the reader does not wake for this answer; otherwise the answer comes
+    /// through the reader.
     private func sendUnary(_ request: Request, mayWaitHere: Bool) throws(ClientError) -> (UInt32, Bool) {
         dispatchPrecondition(condition: .onQueue(queue))
         if let failure { throw failure }
@@ -170,16 +171,16 @@ final class ClientConnection: @unchecked Sendable {
         let alone = mayWaitHere && pending.isEmpty && !readingPaused && answerHereBudget > .zero
         pending[id] = .unaryHere
         send(request, id: id)
-        if alone { parkReader() }
+        if alone { parkReader() } else { answersTakenHere = false }
         return (id, alone)
     }
 
-    /// The answer to `id` if it has come, after waiting for it here (`waiting`) up to the budget.
-    /// The socket is polled outside the queue and read inside it, so the reader thread, which
-    /// serves every connection of the process, never waits for this queue longer than a read.
-    private func takeAnswerHere(_ id: UInt32, waiting: Bool) -> Result<[UInt8], any Error>? {
+    /// The answer to `id`, waited for here up to the budget; nil past it. The socket is polled
+    /// outside the queue and read inside it, so the reader thread, which serves every connection
+    /// of the process, never waits for this queue longer than a read.
+    private func takeAnswerHere(_ id: UInt32) -> Result<[UInt8], any Error>? {
         let deadline = ContinuousClock.now + answerHereBudget
-        var waiting = waiting
+        var waiting = true
         var readable = false
         while true {
             let (answered, waitOn) = queue.sync { () -> (Result<[UInt8], any Error>?, Bool) in
@@ -325,7 +326,7 @@ final class ClientConnection: @unchecked Sendable {
             flow.readerWakeUps += 1
             guard failure == nil else { return }
             if !readingPaused, readOnce(honouringFlowControl: true) == .closed { return fail(.connectionClosed) }
-            if readingPaused || !(readerIsAwaited || !answersTakenHere) { parkReader() }
+            if readingPaused || (answersTakenHere && !readerIsAwaited) { parkReader() }
         }
     }
 

@@ -11,7 +11,7 @@ import LigasTestSupport
 ///     ligas-bench first-reply SOCKET          one cold-start sample on a socket the user manager holds
 ///     ligas-bench unary SOCKET [N]            only the round trips, against a running ligasd (to profile it)
 ///     ligas-bench throughput SOCKET CLIENTS [SECONDS]   only the throughput, likewise
-///     ligas-bench streams [SECONDS]           only 20 MiB streams through LigasClient (to profile)
+///     ligas-bench streams [SECONDS] [MIB]     only streams of the 20 (or 1) MiB logo through LigasClient (to profile)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 if arguments.first == "first-reply", arguments.count == 2 {
@@ -119,16 +119,18 @@ func benchRunningDaemon() async throws {
     await daemon.stop()
 }
 
-/// `ligas-bench streams SECONDS`: only the 20 MiB stream, through LigasClient, again and again
-/// (to profile both sides: the daemon's pid is printed first).
-func profileStreams(seconds: Int) async throws {
+/// `ligas-bench streams SECONDS MIB`: only the stream of the MIB MiB logo (20 or 1), through
+/// LigasClient, again and again (to profile both sides: the daemon's pid is printed first).
+func profileStreams(seconds: Int, mebibytes: Int) async throws {
     let daemon = try BenchDaemon(ligasd: ligasd, remote: fixture.root.absoluteString, directory: workspace.url, name: "ligasd")
     var total = 0
     do {
         _ = try daemon.firstReply()
         let client = try await LigasClient.connect(socketPath: daemon.socketPath, agent: "ligas-bench")
         let teams = try await client.teams(league: BenchFixture.league).value
-        guard let url = teams.first(where: { $0.id == "bench-20mib" })?.logoURL else { throw BlockingClient.Failure(description: "no 20 MiB logo") }
+        guard let url = teams.first(where: { $0.id == "bench-\(mebibytes)mib" })?.logoURL else {
+            throw BlockingClient.Failure(description: "no \(mebibytes) MiB logo (the bench has 1 and 20)")
+        }
         for try await _ in try await client.image(.url(url)) {}
         client.close()
         print("DAEMON_PID \(daemon.pid)")
@@ -138,7 +140,7 @@ func profileStreams(seconds: Int) async throws {
         }
         let library = try await Streaming.library(socketPath: daemon.socketPath, url: url, repetitions: 20)
         let blocking = try Streaming.blocking(socketPath: daemon.socketPath, url: url, repetitions: 20)
-        print("20 MiB: LigasClient \(Report.fixed(library.mibPerSecond)) MiB/s, blocking client \(Report.fixed(blocking.mibPerSecond)) MiB/s")
+        print("\(mebibytes) MiB: LigasClient \(Report.fixed(library.mibPerSecond)) MiB/s, blocking client \(Report.fixed(blocking.mibPerSecond)) MiB/s")
     } catch {
         await daemon.stop()
         throw error
@@ -148,7 +150,8 @@ func profileStreams(seconds: Int) async throws {
 }
 
 if arguments.first == "streams" {
-    try await profileStreams(seconds: arguments.count > 1 ? Int(arguments[1]) ?? 10 : 10)
+    try await profileStreams(
+        seconds: arguments.count > 1 ? Int(arguments[1]) ?? 10 : 10, mebibytes: arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20)
     exit(0)
 }
 

@@ -118,11 +118,11 @@ let package = Package(
         ),
 
         // The thin client: the protocol and nothing of the data layers; the system's OpenSSL for
-        // the SHA-256 of streams (swift-crypto's Crypto module keeps every algorithm it has).
-        .systemLibrary(name: "COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // the SHA-256 of streams (swift-crypto's Crypto module keeps every algorithm it has),
+        // loaded when a stream is first checked (LibCrypto), not linked.
         .target(
             name: "LigasClient",
-            dependencies: ["LigasProtocol", "COpenSSLCrypto", "CEpoll"]
+            dependencies: ["LigasProtocol", "CEpoll"]
         ),
         .executableTarget(
             name: "ligas-client",

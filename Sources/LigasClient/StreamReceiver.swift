@@ -16,7 +16,8 @@ import Synchronization
 /// consumer starts waiting with nothing buffered.
 final class StreamReceiver: @unchecked Sendable {
     // Touched only by the consumer (one task at a time).
-    private var hasher = SHA256()
+    /// Nil when libcrypto is missing: the stream then cannot end well.
+    private let hasher = SHA256()
     private var consumed: UInt64 = 0
 
     // Shared with the consumer, under `lock`.
@@ -76,6 +77,10 @@ final class StreamReceiver: @unchecked Sendable {
         guard end.totalBytes == consumed else {
             return .failure(ClientError.integrityCheckFailed("received \(consumed) bytes, the daemon sent \(end.totalBytes)"))
         }
+        guard let hasher else {
+            return .failure(ClientError.integrityCheckFailed(
+                "cannot check the SHA-256: \(LibCrypto.soname) (Debian's libssl3) cannot be loaded"))
+        }
         guard Data(hasher.finalize()) == end.sha256 else {
             return .failure(ClientError.integrityCheckFailed("SHA-256 mismatch"))
         }
@@ -121,7 +126,7 @@ final class StreamReceiver: @unchecked Sendable {
     func next() async throws -> Data? {
         switch try await take() {
         case .chunk(let chunk):
-            hasher.update(data: chunk)
+            hasher?.update(data: chunk)
             consumed += UInt64(chunk.count)
             return chunk
         case .endOfStream:

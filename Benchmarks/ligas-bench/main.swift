@@ -11,6 +11,7 @@ import LigasTestSupport
 ///     ligas-bench first-reply SOCKET          one cold-start sample on a socket the user manager holds
 ///     ligas-bench unary SOCKET [N]            only the round trips, against a running ligasd (to profile it)
 ///     ligas-bench throughput SOCKET CLIENTS [SECONDS]   only the throughput, likewise
+///     ligas-bench memory                      only the idle RSS, at start and warm (ligasd started as above)
 ///     ligas-bench streams [SECONDS] [MIB]     only streams of the 20 (or 1) MiB logo through LigasClient (to profile)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -46,27 +47,61 @@ let workspace = TemporaryDirectory()
 let fixture = try BenchFixture.create(in: workspace.url, sampleData: BundledSampleData.baseURL)
 Report.progress("ligasd \(ligasd); data \(fixture.root.path)")
 
+/// RSS just after the first reply, and idle again after a warm-up: the teams feed, then both big
+/// logos (first downloads come from the remote). Returns the logos' URLs.
+func idleMemory(of daemon: BenchDaemon) async throws -> [String: URL] {
+    let idleAtStart = ProcessMemory.residentKiB(of: daemon.pid) ?? 0
+    let warm = try await LigasClient.connect(socketPath: daemon.socketPath, agent: "ligas-bench")
+    let teams = try await warm.teams(league: BenchFixture.league).value
+    var logos: [String: URL] = [:]
+    for (id, _) in BenchFixture.imageTeams {
+        guard let url = teams.first(where: { $0.id == id })?.logoURL else { throw BlockingClient.Failure(description: "no team \(id)") }
+        for try await _ in try await warm.image(.url(url)) {}
+        logos[id] = url
+    }
+    warm.close()
+    try await Task.sleep(for: .seconds(1))
+    let idleWarm = ProcessMemory.residentKiB(of: daemon.pid) ?? 0
+    Report.result("memory_idle", ["rss_start_mib": ProcessMemory.mebibytes(idleAtStart), "rss_warm_mib": ProcessMemory.mebibytes(idleWarm)])
+    return logos
+}
+
+/// `ligas-bench memory`: only the idle figures (`memory_idle`), from a ligasd of its own.
+func benchIdleMemory() async throws {
+    let daemon = try BenchDaemon(ligasd: ligasd, remote: fixture.root.absoluteString, directory: workspace.url, name: "ligasd")
+    do {
+        _ = try daemon.firstReply()
+        _ = try await idleMemory(of: daemon)
+        // Where the warm RSS is, by mapping: the biggest ones, for whoever profiles it.
+        // (Read to the end: procfs files have no size, and `String(contentsOfFile:)` stops early.)
+        if let smaps = FileHandle(forReadingAtPath: "/proc/\(daemon.pid)/smaps").map({ String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) }) {
+            var name = "", sizes: [String: Int] = [:]
+            for line in smaps.split(separator: "\n") {
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                if fields.first?.contains("-") == true, fields.count >= 5 {
+                    name = (fields.count > 5 ? String(fields[5]).split(separator: "/").last.map(String.init) ?? "" : "[anon]") + " " + fields[1]
+                } else if fields.first == "Rss:", fields.count > 1, let kib = Int(fields[1]) {
+                    sizes[name, default: 0] += kib
+                }
+            }
+            for (mapping, kib) in sizes.sorted(by: { $0.value > $1.value }).prefix(16) where kib >= 100 {
+                Report.progress("warm RSS \(ProcessMemory.mebibytes(kib)) MiB  \(mapping)")
+            }
+        }
+    } catch {
+        await daemon.stop()
+        throw error
+    }
+    await daemon.stop()
+}
+
 /// Every figure of one running ligasd, started under systemd-socket-activate.
 func benchRunningDaemon() async throws {
     let daemon = try BenchDaemon(ligasd: ligasd, remote: fixture.root.absoluteString, directory: workspace.url, name: "ligasd")
     Report.result("log_target", ["target": daemon.logTarget, "level": "info"])
     do {
         _ = try daemon.firstReply()
-        let idleAtStart = ProcessMemory.residentKiB(of: daemon.pid) ?? 0
-
-        // Warm the cache: the teams feed, then both big logos (first downloads come from the remote).
-        let warm = try await LigasClient.connect(socketPath: daemon.socketPath, agent: "ligas-bench")
-        let teams = try await warm.teams(league: BenchFixture.league).value
-        var logos: [String: URL] = [:]
-        for (id, _) in BenchFixture.imageTeams {
-            guard let url = teams.first(where: { $0.id == id })?.logoURL else { throw BlockingClient.Failure(description: "no team \(id)") }
-            for try await _ in try await warm.image(.url(url)) {}
-            logos[id] = url
-        }
-        warm.close()
-        try await Task.sleep(for: .seconds(1))
-        let idleWarm = ProcessMemory.residentKiB(of: daemon.pid) ?? 0
-        Report.result("memory_idle", ["rss_start_mib": ProcessMemory.mebibytes(idleAtStart), "rss_warm_mib": ProcessMemory.mebibytes(idleWarm)])
+        let logos = try await idleMemory(of: daemon)
 
         Report.progress("ligas-client processes")
         try ClientProcess.run(
@@ -149,6 +184,10 @@ func profileStreams(seconds: Int, mebibytes: Int) async throws {
     await daemon.stop()
 }
 
+if arguments.first == "memory" {
+    try await benchIdleMemory()
+    exit(0)
+}
 if arguments.first == "streams" {
     try await profileStreams(
         seconds: arguments.count > 1 ? Int(arguments[1]) ?? 10 : 10, mebibytes: arguments.count > 2 ? Int(arguments[2]) ?? 20 : 20)

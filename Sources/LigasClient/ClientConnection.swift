@@ -320,11 +320,12 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     /// The reader thread found the socket readable: read once, then park if nothing awaits the
-    /// reader any more (or flow control paused the connection).
+    /// reader any more (or flow control paused the connection). An event that was on its way when
+    /// the connection parked is ignored: whoever parked it reads it (a caller waiting here).
     func readAvailable() {
         queue.sync {
             flow.readerWakeUps += 1
-            guard failure == nil else { return }
+            guard failure == nil, !readerParked else { return }
             if !readingPaused, readOnce(honouringFlowControl: true) == .closed { return fail(.connectionClosed) }
             if readingPaused || (answersTakenHere && !readerIsAwaited) { parkReader() }
         }

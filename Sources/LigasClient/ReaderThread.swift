@@ -6,9 +6,9 @@ import Synchronization
 /// in `epoll_wait` over all of them, so answers that arrive together on several connections cost
 /// one wake-up, and a process with many connections has one reader thread, not one each.
 ///
-/// A connection is in the set while something awaits its answers (see `ClientConnection`), and out
-/// of it while it is parked: out, not merely muted, because epoll reports a hang-up even to a
-/// descriptor that asks for no events, and a parked connection must not be read.
+/// A connection is in the set unless it is parked (see `ClientConnection`: while its callers read
+/// their own answers, or flow control pauses it): out, not merely muted, because epoll reports a
+/// hang-up even to a descriptor that asks for no events, and a parked connection must not be read.
 final class ReaderThread: Sendable {
     static let shared = ReaderThread()
 

@@ -16,8 +16,10 @@ import Synchronization
 /// consumer starts waiting with nothing buffered.
 final class StreamReceiver: @unchecked Sendable {
     // Touched only by the consumer (one task at a time).
-    /// Nil when libcrypto is missing: the stream then cannot end well.
-    private let hasher = SHA256()
+    /// Made by the consumer when it takes the first chunk, not with the stream (which the reader
+    /// thread opens): the first one in the process loads libcrypto. Nil when libcrypto is
+    /// missing: the stream then cannot end well.
+    private lazy var hasher: SHA256? = SHA256()
     private var consumed: UInt64 = 0
 
     // Shared with the consumer, under `lock`.

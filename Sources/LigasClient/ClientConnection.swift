@@ -104,11 +104,18 @@ final class ClientConnection: @unchecked Sendable {
     static let defaultAnswerHereBudget: Duration = .milliseconds(2)
     private let answerHereBudget: Duration
     private let callers: CallsInFlight
+    /// How long a write may wait for a full socket to take anything (see `ClientSocket.writeAll`).
+    static let defaultWriteStallLimit: Duration = .seconds(10)
+    private let writeStallLimit: Duration
 
-    init(socket: ClientSocket, answerHereBudget: Duration = ClientConnection.defaultAnswerHereBudget, callers: CallsInFlight = .process) {
+    init(
+        socket: ClientSocket, answerHereBudget: Duration = ClientConnection.defaultAnswerHereBudget,
+        callers: CallsInFlight = .process, writeStallLimit: Duration = ClientConnection.defaultWriteStallLimit
+    ) {
         self.socket = socket
         self.answerHereBudget = answerHereBudget
         self.callers = callers
+        self.writeStallLimit = writeStallLimit
     }
 
     // MARK: - Handshake
@@ -125,7 +132,7 @@ final class ClientConnection: @unchecked Sendable {
                 do { try encoder.appendHello(hello, to: &bytes) } catch { return fail(.protocolViolation("\(error)")) }
                 // A daemon at its connection cap sends a named error and closes, perhaps before our
                 // hello arrives. Then the write fails, but the error is waiting to be read.
-                if !socket.writeAll(bytes) { writeFailed() }
+                _ = write(bytes)
             }
         }
     }
@@ -237,7 +244,7 @@ final class ClientConnection: @unchecked Sendable {
             }
             var bytes: [UInt8] = []
             try? encoder.appendCancel(id: id, to: &bytes)
-            if failure == nil, !socket.writeAll(bytes) { writeFailed() }
+            if failure == nil { _ = write(bytes) }
             lateFramesMayCome = true
             wakeReader()
             updateReading()
@@ -271,21 +278,33 @@ final class ClientConnection: @unchecked Sendable {
         } catch {
             return complete(id, with: .failure(ClientError.protocolViolation("cannot encode request: \(error)")))
         }
-        guard socket.writeAll(bytes) else { return writeFailed() }
+        guard write(bytes) else { return }
         lateFramesMayCome = false
         updateReading()  // its answer may sit behind a paused stream's chunks
     }
 
-    /// A write failed: the daemon closed or reset the connection. What it sent before is still on
-    /// the socket, often an error frame (id 0) that says why (PROTOCOL.md §6): read and dispatch all
-    /// of it, then fail with that error or, if there was none, `connectionClosed`.
-    private func writeFailed() {
+    /// A write failed: the daemon closed or reset the connection, or stopped reading. What it sent
+    /// before is still on the socket, often an error frame (id 0) that says why (PROTOCOL.md §6):
+    /// read and dispatch all of it, then fail with that error or, if there was none, `error`.
+    private func writeFailed(_ error: ClientError) {
         dispatchPrecondition(condition: .onQueue(queue))
         while failure == nil {
             let outcome = readOnce(honouringFlowControl: false)
             if outcome != .data { break }
         }
-        fail(.connectionClosed)  // no-op when the daemon's own error already failed the connection
+        fail(error)  // no-op when the daemon's own error already failed the connection
+    }
+
+    /// Writes `bytes`; on failure fails the connection (`writeFailed`) and returns false. A daemon
+    /// that takes nothing for `writeStallLimit` fails it with `timedOut`.
+    private func write(_ bytes: [UInt8]) -> Bool {
+        dispatchPrecondition(condition: .onQueue(queue))
+        switch socket.writeAll(bytes, stallLimit: writeStallLimit) {
+        case .written: return true
+        case .closed: writeFailed(.connectionClosed)
+        case .stalled: writeFailed(.timedOut)
+        }
+        return false
     }
 
     // MARK: - Reading

@@ -43,24 +43,33 @@ final class ClientSocket: Sendable {
         return ClientSocket(fd: fd)
     }
 
-    /// Writes everything, waiting for the socket to drain when it is full.
-    func writeAll(_ bytes: [UInt8]) -> Bool {
+    enum WriteOutcome { case written, closed, stalled }
+
+    /// Writes everything, waiting for the socket to drain when it is full, but not longer than
+    /// `stallLimit` without progress: a daemon that stopped reading (stopped, wedged) must not hold
+    /// the caller, nor the connection's queue, for ever.
+    func writeAll(_ bytes: [UInt8], stallLimit: Duration) -> WriteOutcome {
         var offset = 0
+        var lastProgress = ContinuousClock.now
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { raw in
                 send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
             }
             if written > 0 {
                 offset += written
+                lastProgress = .now
             } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                let waited = ContinuousClock.now - lastProgress
+                guard waited < stallLimit else { return .stalled }
                 var waiting = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&waiting, 1, 1000)
+                let remaining = ((stallLimit - waited) / .milliseconds(1)).rounded(.up)
+                _ = poll(&waiting, 1, Int32(min(max(remaining, 1), 1000)))
             } else if written < 0, errno == EINTR {
                 continue
             } else {
-                return false
+                return .closed
             }
         }
-        return true
+        return .written
     }
 }

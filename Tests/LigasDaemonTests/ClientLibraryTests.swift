@@ -46,6 +46,42 @@ struct ClientLibraryTests {
         withExtendedLifetime(listener) {}
     }
 
+    @Test("A daemon that stops reading: a request it does not take fails with timedOut once the write stalls past its limit, and the connection closes")
+    func stalledWriteTimesOut() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.url.appendingPathComponent("peer.sock").path
+        let listener = try UnixSocket.listening(at: path)
+        let listening = listener.fileDescriptor
+        // The peer says hello, then never reads again; it reports whether the client hung up.
+        let peer = Task {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
+                Thread.detachNewThread {
+                    continuation.resume(with: Result {
+                        let fd = accept(listening, nil, nil)
+                        guard fd >= 0 else { throw SocketCallError("accept", errno: errno) }
+                        defer { close(fd) }
+                        _ = try Self.readFrame(fd)  // the client's hello
+                        var bytes: [UInt8] = []
+                        try FrameEncoder().appendHello(Hello(agent: "stalled-peer"), to: &bytes)
+                        try Self.writeAll(fd, bytes)
+                        // Readable already (the request's first bytes): wait for the hang-up alone.
+                        var hangUp = pollfd(fd: fd, events: 0, revents: 0)
+                        return poll(&hangUp, 1, 20_000) == 1 && hangUp.revents & Int16(POLLHUP) != 0
+                    })
+                }
+            }
+        }
+        let client = try await LigasClient.connect(socketPath: path, agent: "test", requestDeadline: nil) {
+            ClientConnection(socket: $0, writeStallLimit: .milliseconds(300))
+        }
+        defer { client.close() }
+        // Far more than a Unix socket buffers (about 200 KiB), under the 1 MiB frame limit.
+        let huge = String(repeating: "a", count: 900_000)
+        await #expect(throws: ClientError.timedOut) { try await client.teams(league: huge) }
+        #expect(try await peer.value, "the client closed the connection")
+        withExtendedLifetime(listener) {}
+    }
+
     @Test("A slow consumer of a 4 MiB image: the client stops reading at its bound, buffers no more, and the image still verifies")
     func slowConsumerIsBounded() async throws {
         let payload = Self.largeImage

@@ -179,7 +179,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LigasSystemdTests", dependencies: ["LigasSystemd", "LigasTestSupport"]),
-        // ligasd's settings in process: the declaration, precedence, the config file, README's table.
+        // ligasd's settings in process (the declaration, precedence, the config file, README's table),
+        // and the daemon's other in-process parts (the wire forms of cached lists).
         .testTarget(name: "LigasDaemonSettingsTests", dependencies: ["LigasDaemon", "LigasTestSupport"]),
         // End to end: the real ligasd and ligas-client binaries, real sockets, real systemd tools.
         .testTarget(

@@ -33,26 +33,43 @@ enum EngineMethods {
             router.onNow(Methods.Status.self) { _, _, context in Answer(currentStatus(context, false)) }
         }
         // Cache first: answered at once when the cache already holds them in memory.
-        let leagues = { @Sendable (loaded: Loaded<[LigasDomain.League]>) in sourced(loaded, counters) { $0.map(WireMapping.league) } }
+        // A list answered again from the engine's memory is not mapped again (see `WireForms`).
+        let leagueForms = WireForms<String, LigasDomain.League, LigasProtocol.League>(WireMapping.league)
+        let leagues = { @Sendable (loaded: Loaded<[LigasDomain.League]>) in sourced(loaded, counters) { leagueForms.wire($0, for: "") } }
         router.on(Methods.Leagues.self, now: { _, request, _ in engine.leaguesNow(policy: policy(request)).map(leagues) }) {
             _, request, _ in leagues(await engine.leagues(policy: policy(request)))
         }
-        let teams = { @Sendable (loaded: Loaded<[LigasDomain.Team]>) in sourced(loaded, counters) { $0.map(WireMapping.team) } }
+        let teamForms = WireForms<String, LigasDomain.Team, LigasProtocol.Team>(WireMapping.team)
+        let teams = { @Sendable (loaded: Loaded<[LigasDomain.Team]>, league: String) in
+            sourced(loaded, counters) { teamForms.wire($0, for: league) }
+        }
         router.on(Methods.Teams.self, now: { arguments, request, _ in
-            engine.teamsNow(league: arguments.league, policy: policy(request)).map(teams)
-        }) { arguments, request, _ in teams(try await engine.teams(league: arguments.league, policy: policy(request))) }
-        let players = { @Sendable (loaded: Loaded<[LigasDomain.Player]>) in sourced(loaded, counters) { $0.map(WireMapping.player) } }
+            engine.teamsNow(league: arguments.league, policy: policy(request)).map { teams($0, arguments.league) }
+        }) { arguments, request, _ in
+            teams(try await engine.teams(league: arguments.league, policy: policy(request)), arguments.league)
+        }
+        let playerForms = WireForms<String, LigasDomain.Player, LigasProtocol.Player>(WireMapping.player)
+        let players = { @Sendable (loaded: Loaded<[LigasDomain.Player]>, team: String) in
+            sourced(loaded, counters) { playerForms.wire($0, for: team) }
+        }
         router.on(Methods.Players.self, now: { arguments, request, _ in
-            engine.playersNow(team: arguments.team, policy: policy(request)).map(players)
-        }) { arguments, request, _ in players(try await engine.players(team: arguments.team, policy: policy(request))) }
+            engine.playersNow(team: arguments.team, policy: policy(request)).map { players($0, arguments.team) }
+        }) { arguments, request, _ in
+            players(try await engine.players(team: arguments.team, policy: policy(request)), arguments.team)
+        }
         router.on(Methods.Matches.self) { arguments, request, _ in
             let loaded = try await engine.matches(league: arguments.league, team: arguments.team, policy: policy(request))
             return sourced(loaded, counters, WireMapping.matches)
         }
-        let standings = { @Sendable (loaded: Loaded<[LigasDomain.Standing]>) in sourced(loaded, counters) { $0.map(WireMapping.standing) } }
+        let standingForms = WireForms<String, LigasDomain.Standing, LigasProtocol.Standing>(WireMapping.standing)
+        let standings = { @Sendable (loaded: Loaded<[LigasDomain.Standing]>, league: String) in
+            sourced(loaded, counters) { standingForms.wire($0, for: league) }
+        }
         router.on(Methods.Standings.self, now: { arguments, request, _ in
-            engine.standingsNow(league: arguments.league, policy: policy(request)).map(standings)
-        }) { arguments, request, _ in standings(try await engine.standings(league: arguments.league, policy: policy(request))) }
+            engine.standingsNow(league: arguments.league, policy: policy(request)).map { standings($0, arguments.league) }
+        }) { arguments, request, _ in
+            standings(try await engine.standings(league: arguments.league, policy: policy(request)), arguments.league)
+        }
         router.onStream(Methods.Image.self) { arguments, request, _ in
             let loaded = try await engine.image(of: WireMapping.imageSubject(arguments), policy: policy(request))
             counters.record(loaded.origin)

@@ -94,6 +94,20 @@ struct CBORCodableTests {
         #expect(try CBORDecoder().decode(Unordered.self, from: bytes) == Unordered(zeta: 0, a: "x", mm: false))
     }
 
+    @Test("an optional field: absent or null is nil, a value is that value, and a wrong type names its path")
+    func optionalField() throws {
+        func decoded(_ omitted: CBORItem?) throws -> Unordered {
+            var entries: [CBORItem.Entry] = [.init(key: .text("a"), value: .text("x")), .init(key: .text("mm"), value: .bool(true))]
+            entries.append(.init(key: .text("zeta"), value: .unsigned(1)))
+            if let omitted { entries.append(.init(key: .text("omitted"), value: omitted)) }
+            return try CBORDecoder().decode(Unordered.self, from: CBORItem.map(entries).encoded())
+        }
+        #expect(try decoded(nil).omitted == nil)
+        #expect(try decoded(.null).omitted == nil)
+        #expect(try decoded(.unsigned(7)).omitted == 7)
+        #expect(throws: CBORDecodingError.typeMismatch(expected: "integer", path: "omitted")) { try decoded(.text("7")) }
+    }
+
     @Test("a date on a whole second is tag 1 with an integer")
     func wholeSecondDate() throws {
         let value = Clocked(at: Date(timeIntervalSince1970: 1_714_849_200))

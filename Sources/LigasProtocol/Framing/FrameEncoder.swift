@@ -29,16 +29,25 @@ public struct FrameEncoder: Sendable {
         }
     }
 
-    /// Appends a frame whose payload is `bytes` as they are (stream chunks, cancel).
+    /// Appends a frame whose payload is `bytes` as they are (stream chunks, cancel, encoded
+    /// answers). Inlinable, so that callers in other modules copy their bytes as the type they
+    /// are: unspecialized, the copy of a cached answer looked up generic metadata for each call.
+    @inlinable
     public func appendRaw(
         _ kind: FrameKind, requestID: UInt32, flags: FrameFlags = [], bytes: some Collection<UInt8>, to out: inout [UInt8]
     ) throws(FrameError) {
+        try appendRawHead(kind, requestID: requestID, flags: flags, payloadCount: bytes.count, to: &out)
+        out.append(contentsOf: bytes)
+    }
+
+    /// The length and header of a raw frame whose payload has `payloadCount` bytes, without the
+    /// payload: a server can send a stream chunk's own storage right after it, uncopied.
+    public func appendRawHead(_ kind: FrameKind, requestID: UInt32, flags: FrameFlags, payloadCount: Int, to out: inout [UInt8]) throws(FrameError) {
         let header = try FrameHeader(validating: version, kind, flags: flags.rawValue, requestID: requestID)
-        let length = FrameHeader.size + bytes.count
+        let length = FrameHeader.size + payloadCount
         guard length <= maxFrameSize else { throw .frameTooLarge(length: length, limit: maxFrameSize) }
         out.appendBigEndian(UInt32(truncatingIfNeeded: length))
         header.append(to: &out)
-        out.append(contentsOf: bytes)
     }
 }
 

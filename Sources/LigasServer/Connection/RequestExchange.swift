@@ -85,7 +85,7 @@ struct RequestExchange: Sendable {
                     streamed.summary.bytes += piece.count
                     streamed.summary.chunks += 1
                     guard streamed.goesOn(after: await connection.sendStreamFrame(requestID, payload: piece, { encoder, out in
-                        try encoder.appendStreamChunkHead(id: requestID, length: piece.count, to: &out)
+                        try encoder.appendRawHead(.streamChunk, requestID: requestID, flags: [], payloadCount: piece.count, to: &out)
                     })) else { return streamed }
                 }
             }

@@ -24,7 +24,6 @@ public struct MethodRouter: RequestHandler {
 
     private var routes: [String: Route] = [:]
     private let failure: @Sendable (any Error) -> ErrorBody
-    private let encodedAnswers = EncodedAnswers()
 
     public init(failure: @escaping @Sendable (any Error) -> ErrorBody) {
         self.failure = failure
@@ -62,11 +61,12 @@ public struct MethodRouter: RequestHandler {
         _ later: @escaping @Sendable (M.Arguments, Request, RequestContext) async throws -> Answer<M.Result>
     ) {
         precondition(!M.streams, "\(M.name) streams: register it with onStream")
-        let immediate = { @Sendable [failure, encodedAnswers] (request: Request, context: RequestContext) -> HandlerOutcome? in
+        let encodedAnswers = EncodedAnswers<M>()
+        let immediate = { @Sendable [failure] (request: Request, context: RequestContext) -> HandlerOutcome? in
             do {
                 let arguments = Self.arguments(M.self, of: request)
                 guard let answered = try now(arguments, request, context) else { return nil }
-                let payload = try encodedAnswers.payload(of: answered.result, answering: M.self, arguments)
+                let payload = try encodedAnswers.payload(of: answered.result, answering: arguments)
                 return .encodedReply(payload, source: answered.source)
             } catch {
                 return .failure(failure(error))

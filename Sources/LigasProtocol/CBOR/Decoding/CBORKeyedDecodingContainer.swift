@@ -2,10 +2,9 @@ import FoundationEssentials
 import Glibc
 
 /// Keyed access to a map whose entries were indexed into the shared entry stack; unknown
-/// keys are never looked up (forward compatibility). The generic `decode` witnesses every
-/// primitive requirement too; optional fields use the standard library's `decodeIfPresent`
-/// (`contains`, `decodeNil`, then `decode`). Nested containers share this container's path
-/// in error messages; the wire types never use them.
+/// keys are never looked up (forward compatibility). The generic `decode` and `decodeIfPresent`
+/// witness every primitive requirement too. Nested containers share this container's path in
+/// error messages; the wire types never use them.
 struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let cursor: CBORCursor
     /// This map's entries in the shared stack.
@@ -51,6 +50,13 @@ struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try cursor.decode(T.self, at: require(key), key: key)
+    }
+
+    /// Nil for an absent or null value. One scan of the keys, where the standard library's
+    /// default makes three (`contains`, `decodeNil`, then `decode`).
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let offset = valueOffset(for: key), !cursor.reader.isNull(at: offset) else { return nil }
+        return try cursor.decode(T.self, at: offset, key: key)
     }
 
     func nestedContainer<Nested: CodingKey>(keyedBy type: Nested.Type, forKey key: Key) throws -> KeyedDecodingContainer<Nested> {

@@ -70,6 +70,7 @@ final class ClientConnection: @unchecked Sendable {
     private let queue = DispatchQueue(label: "ligas-client.connection")
     private var decoder = FrameDecoder()
     private var encoder = FrameEncoder()
+    private let encodedRequests = EncodedRequests()
     private var pending: [UInt32: Pending] = [:]
     /// Answers of `.unaryHere` requests, until their callers take them.
     private var answeredHere: [UInt32: Result<[UInt8], any Error>] = [:]
@@ -274,7 +275,7 @@ final class ClientConnection: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         var bytes: [UInt8] = []
         do {
-            try encoder.appendRequest(id: id, request, to: &bytes)
+            try encoder.appendRaw(.request, requestID: id, bytes: encodedRequests.payload(of: request), to: &bytes)
         } catch {
             return complete(id, with: .failure(ClientError.protocolViolation("cannot encode request: \(error)")))
         }

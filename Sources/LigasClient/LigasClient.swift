@@ -10,6 +10,8 @@ import LigasProtocol
 /// Cancelling the calling task cancels the request on the daemon too.
 public final class LigasClient: Sendable {
     private let connection: ClientConnection
+    /// Answers seen lately, decoded: the same bytes again are not decoded again.
+    let decodedAnswers = DecodedAnswers()
     public let session: NegotiatedSession
     /// Sent with every request: past it the daemon answers `deadlineExceeded`.
     public let requestDeadline: Duration?
@@ -101,7 +103,7 @@ public final class LigasClient: Sendable {
     public func call<M: RPCMethod>(_ method: M.Type, _ arguments: M.Arguments, cache: CachePolicy = .default) async throws -> M.Result {
         let payload = try await connection.call(request(Call(method, arguments), cache: cache))
         do {
-            return try M.decodeResult(payload)
+            return try decodedAnswers.value(of: payload, answering: M.self)
         } catch {
             throw ClientError.protocolViolation("undecodable \(M.name) response: \(error)")
         }

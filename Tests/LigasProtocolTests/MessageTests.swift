@@ -11,6 +11,17 @@ struct MessageTests {
         .map(pairs.map { .init(key: .text($0.0), value: $0.1) })
     }
 
+    @Test("calls are equal, and hash alike, exactly when their methods and arguments are")
+    func callIdentity() {
+        let serieA = Call(Methods.Teams.self, TeamsArguments(league: "serie-a"))
+        #expect(serieA == Call(Methods.Teams.self, TeamsArguments(league: "serie-a")))
+        #expect(serieA.hashValue == Call(Methods.Teams.self, TeamsArguments(league: "serie-a")).hashValue)
+        #expect(serieA != Call(Methods.Teams.self, TeamsArguments(league: "serie-b")))
+        #expect(serieA != Call(Methods.Standings.self, StandingsArguments(league: "serie-a")), "same fields, another method")
+        #expect(Call(Methods.Ping.self) != Call(Methods.Leagues.self))
+        #expect(Set([serieA, serieA, Call(Methods.Ping.self)]).count == 2)
+    }
+
     @Test("an unknown method is reported as unknownMethod")
     func unknownMethod() {
         let bytes = requestBytes(map([("method", .text("lineups")), ("cache", .text("default"))]))

@@ -32,8 +32,11 @@ public struct NoArguments: WireValue {
 }
 
 extension Hashable {
-    /// For comparing type-erased arguments and results (`any WireValue`).
-    var erased: AnyHashable { AnyHashable(self) }
+    /// For comparing type-erased arguments and results (`any WireValue`): whether `other` is a
+    /// value of this type, equal to this one.
+    func isEqual(to other: any Hashable) -> Bool {
+        (other as? Self).map { $0 == self } ?? false
+    }
 }
 
 extension Encodable {

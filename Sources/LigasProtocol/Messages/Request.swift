@@ -17,13 +17,15 @@ public struct Call: Sendable, Hashable {
         self.method.name == M.name ? arguments as? M.Arguments : nil
     }
 
+    // The arguments are compared and hashed as the type they are (the existential is opened):
+    // through `AnyHashable`, boxing them cost more than encoding the request they belong to.
     public static func == (lhs: Call, rhs: Call) -> Bool {
-        lhs.method.name == rhs.method.name && lhs.arguments.erased == rhs.arguments.erased
+        lhs.method.name == rhs.method.name && lhs.arguments.isEqual(to: rhs.arguments)
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(method.name)
-        hasher.combine(arguments.erased)
+        arguments.hash(into: &hasher)
     }
 }
 

@@ -11,6 +11,6 @@ extension RPCMethod {
 /// Only the tests compare replies: by method, then by result.
 extension Reply: Equatable {
     public static func == (lhs: Reply, rhs: Reply) -> Bool {
-        lhs.method.name == rhs.method.name && lhs.result.erased == rhs.result.erased
+        lhs.method.name == rhs.method.name && lhs.result.isEqual(to: rhs.result)
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+import LigasProtocol
+@testable import LigasClient
+import Testing
+
+@Suite("LigasClient: answers and requests it has seen before")
+struct ClientRememberedAnswersTests {
+    static func teams(_ names: [String]) -> TeamsResult {
+        TeamsResult(source: .cache, value: names.map {
+            Team(id: $0, name: $0, logoURL: URL(string: "https://x.test/\($0).png")!, dataSource: "test")
+        })
+    }
+
+    static func payload(_ result: TeamsResult) throws -> [UInt8] { try CBOREncoder().encode(result) }
+
+    @Test("The same answer again is the same value, decoded once; a changed answer is decoded anew, never taken for the old one")
+    func sameBytesDecodedOnce() throws {
+        let answers = DecodedAnswers()
+        let first = Self.teams(["emelec", "aucas"])
+        #expect(try answers.value(of: Self.payload(first), answering: Methods.Teams.self) == first)
+        #expect(try answers.value(of: Self.payload(first), answering: Methods.Teams.self) == first)
+        #expect(answers.decodeCount == 1)
+
+        let changed = Self.teams(["emelec", "aucas", "delfin"])
+        #expect(try answers.value(of: Self.payload(changed), answering: Methods.Teams.self) == changed)
+        let renamed = Self.teams(["emelec", "aucaz"])  // same length as `first`, one byte apart
+        #expect(try answers.value(of: Self.payload(renamed), answering: Methods.Teams.self) == renamed)
+        #expect(answers.decodeCount == 3)
+        #expect(try answers.value(of: Self.payload(first), answering: Methods.Teams.self) == first, "still remembered")
+        #expect(answers.decodeCount == 3)
+    }
+
+    @Test("At most a few answers are remembered per method, and none larger than the bound")
+    func bounded() throws {
+        let answers = DecodedAnswers()
+        let results = (0...DecodedAnswers.perMethod).map { Self.teams(["team-\($0)"]) }
+        for result in results { _ = try answers.value(of: Self.payload(result), answering: Methods.Teams.self) }
+        #expect(answers.decodeCount == results.count)
+        // The oldest was forgotten; the newest are remembered.
+        _ = try answers.value(of: Self.payload(results.last!), answering: Methods.Teams.self)
+        #expect(answers.decodeCount == results.count)
+        _ = try answers.value(of: Self.payload(results.first!), answering: Methods.Teams.self)
+        #expect(answers.decodeCount == results.count + 1)
+
+        let large = Self.teams((0..<2_000).map { "a-team-with-a-long-identifier-\($0)" })
+        let bytes = try Self.payload(large)
+        #expect(bytes.count > DecodedAnswers.largestRemembered)
+        #expect(try answers.value(of: bytes, answering: Methods.Teams.self) == large)
+        #expect(try answers.value(of: bytes, answering: Methods.Teams.self) == large)
+        #expect(answers.decodeCount == results.count + 3, "decoded each time")
+    }
+
+    @Test("An undecodable answer is an error each time, and is not remembered")
+    func undecodable() throws {
+        let answers = DecodedAnswers()
+        let bytes = try CBOREncoder().encode(["source": "cache"])
+        #expect(throws: (any Error).self) { try answers.value(of: bytes, answering: Methods.Teams.self) }
+        #expect(throws: (any Error).self) { try answers.value(of: bytes, answering: Methods.Teams.self) }
+        #expect(answers.decodeCount == 2)
+    }
+
+    @Test("A request sent again has the bytes it was first encoded to; another request gets its own")
+    func encodedRequests() throws {
+        let requests = EncodedRequests()
+        let serieA = Request(Call(Methods.Teams.self, TeamsArguments(league: "serie-a")))
+        let encoded = try CBOREncoder().encode(serieA)
+        #expect(try requests.payload(of: serieA) == encoded)
+        #expect(try requests.payload(of: Request(Call(Methods.Teams.self, TeamsArguments(league: "serie-a")))) == encoded)
+        for request in [
+            Request(Call(Methods.Teams.self, TeamsArguments(league: "serie-b"))),
+            Request(Call(Methods.Teams.self, TeamsArguments(league: "serie-a")), cache: .refresh),
+            Request(Call(Methods.Teams.self, TeamsArguments(league: "serie-a")), deadlineMs: 250),
+            Request(Call(Methods.Standings.self, StandingsArguments(league: "serie-a"))),
+        ] {
+            #expect(try requests.payload(of: request) == CBOREncoder().encode(request))
+        }
+        for index in 0...EncodedRequests.capacity {
+            let request = Request(Call(Methods.Players.self, PlayersArguments(team: "team-\(index)")))
+            #expect(try requests.payload(of: request) == CBOREncoder().encode(request), "past the capacity too")
+        }
+    }
+}

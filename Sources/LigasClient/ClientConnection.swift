@@ -70,7 +70,7 @@ final class ClientConnection: @unchecked Sendable {
     private let queue = DispatchQueue(label: "ligas-client.connection")
     private var decoder = FrameDecoder()
     private var encoder = FrameEncoder()
-    private let encodedRequests = EncodedRequests()
+    private var encodedRequests = EncodedRequests()
     private var pending: [UInt32: Pending] = [:]
     /// Answers of `.unaryHere` requests, until their callers take them.
     private var answeredHere: [UInt32: Result<[UInt8], any Error>] = [:]

@@ -12,7 +12,7 @@ final class DecodedAnswers: Sendable {
         let value: any Sendable
     }
 
-    /// Per method name, the newest first.
+    /// Per method name, the most recently used first.
     private let entries = Mutex<[String: [Entry]]>([:])
     /// Answers remembered per method: a few leagues' or teams' worth.
     static let perMethod = 4
@@ -25,18 +25,31 @@ final class DecodedAnswers: Sendable {
     /// `payload` decoded as `M`'s result.
     func value<M: RPCMethod>(of payload: [UInt8], answering method: M.Type) throws -> M.Result {
         let remembers = payload.count <= Self.largestRemembered
-        if remembers, let value = entries.withLock({ $0[M.name]?.first { Self.same($0.payload, payload) }?.value }) as? M.Result {
-            return value
+        if remembers {
+            // Compared outside the lock: the list is a copy (of references to the payloads).
+            let remembered = entries.withLock { $0[M.name] ?? [] }
+            if let index = remembered.firstIndex(where: { Self.same($0.payload, payload) }),
+               let value = remembered[index].value as? M.Result {
+                if index > 0 { remember(remembered[index], for: M.name) }
+                return value
+            }
         }
         decodes.add(1, ordering: .relaxed)
         let value = try M.decodeResult(payload)
-        if remembers {
-            entries.withLock { entries in
-                entries[M.name, default: []].insert(Entry(payload: payload, value: value), at: 0)
-                if entries[M.name]!.count > Self.perMethod { entries[M.name]!.removeLast() }
-            }
-        }
+        if remembers { remember(Entry(payload: payload, value: value), for: M.name) }
         return value
+    }
+
+    /// Puts `entry` first in its method's list (once, even if another caller decoded the same
+    /// bytes meanwhile), and forgets the least recently used past `perMethod`.
+    private func remember(_ entry: Entry, for method: String) {
+        entries.withLock { entries in
+            var list = entries[method, default: []]
+            list.removeAll { Self.same($0.payload, entry.payload) }
+            list.insert(entry, at: 0)
+            if list.count > Self.perMethod { list.removeLast(list.count - Self.perMethod) }
+            entries[method] = list
+        }
     }
 
     private static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {

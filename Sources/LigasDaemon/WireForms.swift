@@ -10,7 +10,8 @@ import Synchronization
 /// `teams` answer of 24 teams (`perf record` over 16 clients).
 ///
 /// An entry holds its list, so that list's storage stays allocated, and its address cannot come
-/// back for another list while the entry is here.
+/// back for another list while the entry is here. It is held until its call is answered with
+/// another list (or the table starts afresh): at most `capacity` lists per method.
 final class WireForms<Key: Hashable & Sendable, Domain: Sendable, Wire: Sendable>: Sendable {
     private struct Entry: Sendable {
         let domain: [Domain]

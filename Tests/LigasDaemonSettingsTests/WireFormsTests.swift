@@ -30,6 +30,5 @@ struct WireFormsTests {
         #expect(forms.wire(Self.teams(["emelec", "aucas"]), for: "serie-a") == first, "equal, but not the same storage: mapped")
         #expect(forms.wire(remembered, for: "serie-b") == first, "another call")
         #expect(mapped.load(ordering: .relaxed) == 8)
-        #expect(forms.wire([], for: "serie-a").isEmpty)
     }
 }

@@ -10,6 +10,13 @@ private struct Unordered: Codable, Equatable {
     var omitted: Int?
 }
 
+/// An optional of every primitive type (each has its own `decodeIfPresent`).
+private struct Optionals: Codable, Equatable {
+    var bool: Bool?, string: String?, double: Double?, float: Float?
+    var int: Int?, int8: Int8?, int16: Int16?, int32: Int32?, int64: Int64?
+    var uint: UInt?, uint8: UInt8?, uint16: UInt16?, uint32: UInt32?, uint64: UInt64?
+}
+
 private struct Clocked: Codable, Equatable {
     var at: Date
 }
@@ -106,6 +113,24 @@ struct CBORCodableTests {
         #expect(try decoded(.null).omitted == nil)
         #expect(try decoded(.unsigned(7)).omitted == 7)
         #expect(throws: CBORDecodingError.typeMismatch(expected: "integer", path: "omitted")) { try decoded(.text("7")) }
+    }
+
+    @Test("optionals of every primitive type: values round-trip, absent and null are nil, a wrong type names its path")
+    func primitiveOptionals() throws {
+        let full = Optionals(
+            bool: true, string: "x", double: 1.5, float: 2.5, int: -1, int8: -8, int16: -16, int32: -32, int64: -64,
+            uint: 1, uint8: 8, uint16: 16, uint32: 32, uint64: 64)
+        #expect(try CBORDecoder().decode(Optionals.self, from: CBOREncoder().encode(full)) == full)
+        #expect(try CBORDecoder().decode(Optionals.self, from: CBOREncoder().encode(Optionals())) == Optionals())
+        let names = ["bool", "string", "double", "float", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64"]
+        let nulls = CBORItem.map(names.map { .init(key: .text($0), value: .null) })
+        #expect(try CBORDecoder().decode(Optionals.self, from: nulls.encoded()) == Optionals())
+        #expect(throws: CBORDecodingError.typeMismatch(expected: "text", path: "string")) {
+            try CBORDecoder().decode(Optionals.self, from: CBORItem.textMap(["string": .unsigned(1)]).encoded())
+        }
+        #expect(throws: CBORDecodingError.numberOutOfRange(type: "UInt8", path: "uint8")) {
+            try CBORDecoder().decode(Optionals.self, from: CBORItem.textMap(["uint8": .unsigned(256)]).encoded())
+        }
     }
 
     @Test("a date on a whole second is tag 1 with an integer")

@@ -30,24 +30,27 @@ struct ClientRememberedAnswersTests {
         #expect(answers.decodeCount == 3)
     }
 
-    @Test("At most a few answers are remembered per method, and none larger than the bound")
+    @Test("At most a few answers are remembered per method, the least recently used forgotten first, and none larger than the bound")
     func bounded() throws {
         let answers = DecodedAnswers()
         let results = (0...DecodedAnswers.perMethod).map { Self.teams(["team-\($0)"]) }
-        for result in results { _ = try answers.value(of: Self.payload(result), answering: Methods.Teams.self) }
-        #expect(answers.decodeCount == results.count)
-        // The oldest was forgotten; the newest are remembered.
-        _ = try answers.value(of: Self.payload(results.last!), answering: Methods.Teams.self)
-        #expect(answers.decodeCount == results.count)
-        _ = try answers.value(of: Self.payload(results.first!), answering: Methods.Teams.self)
-        #expect(answers.decodeCount == results.count + 1)
+        func ask(_ result: TeamsResult) throws { #expect(try answers.value(of: Self.payload(result), answering: Methods.Teams.self) == result) }
+        for result in results.dropLast() { try ask(result) }
+        try ask(results[0])  // used again: now the most recent
+        #expect(answers.decodeCount == DecodedAnswers.perMethod)
+        try ask(results.last!)  // one too many: results[1], the least recently used, goes
+        try ask(results[0])
+        try ask(results.last!)
+        #expect(answers.decodeCount == DecodedAnswers.perMethod + 1)
+        try ask(results[1])
+        #expect(answers.decodeCount == DecodedAnswers.perMethod + 2)
 
         let large = Self.teams((0..<2_000).map { "a-team-with-a-long-identifier-\($0)" })
         let bytes = try Self.payload(large)
         #expect(bytes.count > DecodedAnswers.largestRemembered)
         #expect(try answers.value(of: bytes, answering: Methods.Teams.self) == large)
         #expect(try answers.value(of: bytes, answering: Methods.Teams.self) == large)
-        #expect(answers.decodeCount == results.count + 3, "decoded each time")
+        #expect(answers.decodeCount == DecodedAnswers.perMethod + 4, "decoded each time")
     }
 
     @Test("An undecodable answer is an error each time, and is not remembered")
@@ -59,13 +62,19 @@ struct ClientRememberedAnswersTests {
         #expect(answers.decodeCount == 2)
     }
 
-    @Test("A request sent again has the bytes it was first encoded to; another request gets its own")
+    @Test("A request sent again has the bytes it was first encoded to, framed as any request; another request gets its own")
     func encodedRequests() throws {
-        let requests = EncodedRequests()
+        var requests = EncodedRequests()
         let serieA = Request(Call(Methods.Teams.self, TeamsArguments(league: "serie-a")))
-        let encoded = try CBOREncoder().encode(serieA)
-        #expect(try requests.payload(of: serieA) == encoded)
-        #expect(try requests.payload(of: Request(Call(Methods.Teams.self, TeamsArguments(league: "serie-a")))) == encoded)
+        let first = try requests.payload(of: serieA)
+        #expect(first == (try CBOREncoder().encode(serieA)))
+        let again = try requests.payload(of: Request(Call(Methods.Teams.self, TeamsArguments(league: "serie-a"))))
+        #expect(again.withUnsafeBufferPointer { $0.baseAddress } == first.withUnsafeBufferPointer { $0.baseAddress }, "the kept bytes")
+        var framed: [UInt8] = [], framedAsRequest: [UInt8] = []
+        try FrameEncoder().appendRaw(.request, requestID: 7, bytes: again, to: &framed)
+        try FrameEncoder().appendRequest(id: 7, serieA, to: &framedAsRequest)
+        #expect(framed == framedAsRequest)
+
         for request in [
             Request(Call(Methods.Teams.self, TeamsArguments(league: "serie-b"))),
             Request(Call(Methods.Teams.self, TeamsArguments(league: "serie-a")), cache: .refresh),
@@ -78,5 +87,11 @@ struct ClientRememberedAnswersTests {
             let request = Request(Call(Methods.Players.self, PlayersArguments(team: "team-\(index)")))
             #expect(try requests.payload(of: request) == CBOREncoder().encode(request), "past the capacity too")
         }
+        let large = Request(Call(Methods.Players.self, PlayersArguments(team: String(repeating: "x", count: EncodedRequests.largestRemembered))))
+        let once = try requests.payload(of: large), twice = try requests.payload(of: large)
+        let encoded = try CBOREncoder().encode(large)
+        #expect(once == encoded)
+        #expect(twice == encoded)
+        #expect(once.withUnsafeBufferPointer { $0.baseAddress } != twice.withUnsafeBufferPointer { $0.baseAddress }, "encoded each time")
     }
 }

@@ -17,7 +17,7 @@ final class EncodedAnswers<M: RPCMethod>: Sendable {
     }
 
     private let entries = Mutex<[M.Arguments: Entry]>([:])
-    /// More calls than any configuration has leagues and teams; past it, start afresh.
+    /// More calls of one method than any configuration has leagues or teams; past it, start afresh.
     private static var capacity: Int { 512 }
 
     /// The payload of `result`, the answer to the method with `arguments`.

@@ -2,9 +2,9 @@ import FoundationEssentials
 import Glibc
 
 /// Keyed access to a map whose entries were indexed into the shared entry stack; unknown
-/// keys are never looked up (forward compatibility). The generic `decode` and `decodeIfPresent`
-/// witness every primitive requirement too. Nested containers share this container's path in
-/// error messages; the wire types never use them.
+/// keys are never looked up (forward compatibility). The generic `decode` witnesses every
+/// primitive requirement too; `decodeIfPresent` needs an overload per primitive type (see there).
+/// Nested containers share this container's path in error messages; the wire types never use them.
 struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let cursor: CBORCursor
     /// This map's entries in the shared stack.
@@ -57,6 +57,27 @@ struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let offset = valueOffset(for: key), !cursor.reader.isNull(at: offset) else { return nil }
         return try cursor.decode(T.self, at: offset, key: key)
+    }
+
+    // The standard library's own defaults for the primitive types would be chosen over the
+    // generic one (a non-generic witness wins), so each primitive is forwarded to it here.
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeIfPresent(type, key) }
+
+    private func decodeIfPresent<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
+        try decodeIfPresent(type, forKey: key)
     }
 
     func nestedContainer<Nested: CodingKey>(keyedBy type: Nested.Type, forKey key: Key) throws -> KeyedDecodingContainer<Nested> {

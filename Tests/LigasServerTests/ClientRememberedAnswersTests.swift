@@ -5,25 +5,19 @@ import Testing
 
 @Suite("LigasClient: answers and requests it has seen before")
 struct ClientRememberedAnswersTests {
-    static func teams(_ names: [String]) -> TeamsResult {
-        TeamsResult(source: .cache, value: names.map {
-            Team(id: $0, name: $0, logoURL: URL(string: "https://x.test/\($0).png")!, dataSource: "test")
-        })
-    }
-
     static func payload(_ result: TeamsResult) throws -> [UInt8] { try CBOREncoder().encode(result) }
 
     @Test("The same answer again is the same value, decoded once; a changed answer is decoded anew, never taken for the old one")
     func sameBytesDecodedOnce() throws {
         let answers = DecodedAnswers()
-        let first = Self.teams(["emelec", "aucas"])
+        let first = TeamsResult.named(["emelec", "aucas"])
         #expect(try answers.value(of: Self.payload(first), answering: Methods.Teams.self) == first)
         #expect(try answers.value(of: Self.payload(first), answering: Methods.Teams.self) == first)
         #expect(answers.decodeCount == 1)
 
-        let changed = Self.teams(["emelec", "aucas", "delfin"])
+        let changed = TeamsResult.named(["emelec", "aucas", "delfin"])
         #expect(try answers.value(of: Self.payload(changed), answering: Methods.Teams.self) == changed)
-        let renamed = Self.teams(["emelec", "aucaz"])  // same length as `first`, one byte apart
+        let renamed = TeamsResult.named(["emelec", "aucaz"])  // same length as `first`, one byte apart
         #expect(try answers.value(of: Self.payload(renamed), answering: Methods.Teams.self) == renamed)
         #expect(answers.decodeCount == 3)
         #expect(try answers.value(of: Self.payload(first), answering: Methods.Teams.self) == first, "still remembered")
@@ -33,7 +27,7 @@ struct ClientRememberedAnswersTests {
     @Test("At most a few answers are remembered per method, the least recently used forgotten first, and none larger than the bound")
     func bounded() throws {
         let answers = DecodedAnswers()
-        let results = (0...DecodedAnswers.perMethod).map { Self.teams(["team-\($0)"]) }
+        let results = (0...DecodedAnswers.perMethod).map { TeamsResult.named(["team-\($0)"]) }
         func ask(_ result: TeamsResult) throws { #expect(try answers.value(of: Self.payload(result), answering: Methods.Teams.self) == result) }
         for result in results.dropLast() { try ask(result) }
         try ask(results[0])  // used again: now the most recent
@@ -45,7 +39,7 @@ struct ClientRememberedAnswersTests {
         try ask(results[1])
         #expect(answers.decodeCount == DecodedAnswers.perMethod + 2)
 
-        let large = Self.teams((0..<2_000).map { "a-team-with-a-long-identifier-\($0)" })
+        let large = TeamsResult.named((0..<2_000).map { "a-team-with-a-long-identifier-\($0)" })
         let bytes = try Self.payload(large)
         #expect(bytes.count > DecodedAnswers.largestRemembered)
         #expect(try answers.value(of: bytes, answering: Methods.Teams.self) == large)

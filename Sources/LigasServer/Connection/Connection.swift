@@ -64,6 +64,7 @@ final class Connection: @unchecked Sendable {
     private var output = OutputQueue()
     private var session: NegotiatedSession?
     private var inFlight: [UInt32: Task<Void, Never>] = [:]
+    private var decodedRequests = DecodedRequests()
     /// Streams waiting for the client to read (see `sendStreamFrame`); told whether to go on.
     private var roomWaiters: [(requestID: UInt32, resume: (Bool) -> Void)] = []
     private var state = State.open
@@ -288,8 +289,7 @@ final class Connection: @unchecked Sendable {
             : nil
         let request: Request
         do throws(ErrorBody) {
-            guard case .request(_, let decoded) = try Message(frame: frame) else { return }
-            request = decoded
+            request = try decodedRequests.request(from: frame.payload)
         } catch {
             var metadata: Logger.Metadata = [
                 "request-id": "\(requestID)", "error-code": "\(error.code)", "error": "\(error.message)",

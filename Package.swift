@@ -20,6 +20,12 @@ let shippedBinaryLinking: [LinkerSetting] = [
         .when(configuration: .release)),
 ]
 
+// The daemon's generic modules are compiled with cross-module optimization in release, so that
+// their generic code (the engine's loaders, the router's routes) is specialized where ligasd uses
+// it, instead of looking up generic metadata on every request (callgrind: 47.4k -> 37.5k
+// instructions per cached answer). Not LigasProtocol nor LigasClient: other packages may use them.
+let serverCrossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 let package = Package(
     name: "ligasd",
     platforms: [.macOS(.v14)],
@@ -38,7 +44,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
-        .target(name: "LigasDomain"),
+        .target(name: "LigasDomain", swiftSettings: serverCrossModule),
         .target(
             name: "LigasRemote",
             dependencies: [
@@ -67,7 +73,8 @@ let package = Package(
             dependencies: [
                 "LigasDomain", "LigasRemote", "LigasCacheStore",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: serverCrossModule
         ),
         // The bundled sample data: files that SwiftPM copies beside the executables it builds
         // (ligasd_LigasSampleData.resources/). A C target, because a Swift target with resources gets
@@ -97,7 +104,8 @@ let package = Package(
                 "LigasProtocol", "CEpoll",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: serverCrossModule
         ),
         .target(
             name: "LigasDaemon",

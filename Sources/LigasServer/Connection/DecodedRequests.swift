@@ -6,10 +6,11 @@ import LigasProtocol
 /// ligasd (callgrind). Owned by one connection, on its queue.
 struct DecodedRequests {
     private var entries: [[UInt8]: Request] = [:]
-    /// More different requests than a client usually sends; past it, start afresh.
-    static let capacity = 32
+    /// More different requests than a client usually sends; past it, start afresh. With the
+    /// size below, a connection holds at most a few KiB here, whatever it sends.
+    static let capacity = 16
     /// Larger payloads are decoded every time (a request of the methods' arguments is far smaller).
-    static let largestRemembered = 512
+    static let largestRemembered = 256
     /// Payloads decoded (not found among the remembered ones), for tests.
     private(set) var decodeCount = 0
 

@@ -78,7 +78,7 @@ extension DaemonSetting {
              "bind this path instead of using the socket systemd passes; a stale socket file is replaced, a live one never",
              \.socketPath),
         DaemonSetting(
-            flag: "socket-mode", defaultText: .value(String(DaemonConfiguration().socketMode, radix: 8).leftPadded(to: 4)),
+            flag: "socket-mode", defaultText: .value(String(defaults.socketMode, radix: 8).leftPadded(to: 4)),
             meaning: "mode of a socket bound with `--socket`"
         ) { configuration, text in
             guard let mode = mode_t(text, radix: 8), mode <= 0o777 else { throw expected("an octal mode such as 0660") }
@@ -125,7 +125,7 @@ extension DaemonSetting {
             configuration.cacheFile = URL(fileURLWithPath: text)
         },
         DaemonSetting(
-            flag: "max-cache-age", defaultText: .value(String(Int(DaemonConfiguration().maxCacheAge))),
+            flag: "max-cache-age", defaultText: .value(String(Int(defaults.maxCacheAge))),
             meaning: "seconds cached data stays valid (`604800`: 7 days)"
         ) { configuration, text in
             configuration.maxCacheAge = Double(try seconds(text) / .milliseconds(1)) / 1000
@@ -144,7 +144,7 @@ extension DaemonSetting {
         duration("idle-connection-timeout", "seconds an idle connection is kept", \.limits.idleConnectionTimeout),
         count("max-output-bytes", "unread output a connection may pile up before it is dropped", \.limits.maxOutputBytes),
         DaemonSetting(
-            flag: "idle-exit", defaultText: .value(DaemonConfiguration().idleExit.map(secondsText) ?? "0"),
+            flag: "idle-exit", defaultText: .value(defaults.idleExit.map(secondsText) ?? "0"),
             meaning: "when socket-activated, exit after this many idle seconds (`0`: never)"
         ) { configuration, text in
             let idle = try seconds(text)
@@ -163,11 +163,16 @@ extension DaemonSetting {
 // MARK: - Kinds of settings
 
 extension DaemonSetting {
+    /// The built-in defaults the help texts show, made once: each `DaemonConfiguration()` reads
+    /// the environment, and ligasd builds `all` at every start.
+    private static let defaults = DaemonConfiguration()
+
     init(
         flag: String?, named name: String? = nil, defaultText: DefaultText, meaning: String,
         apply: @escaping @Sendable (inout DaemonConfiguration, String) throws -> Void
     ) {
-        let name = name ?? flag.map { "LIGASD_" + $0.uppercased().replacing("-", with: "_") } ?? ""
+        // Not `replacing(_:with:)`: its generic collection algorithm cost ~14k instructions per setting at every start.
+        let name = name ?? flag.map { "LIGASD_" + String($0.uppercased().map { $0 == "-" ? "_" : $0 }) } ?? ""
         self.flag = flag
         self.name = name
         self.defaultText = defaultText
@@ -209,7 +214,7 @@ extension DaemonSetting {
     private static func count(
         _ flag: String, _ meaning: String, atLeast minimum: Int = 1, _ keyPath: WritableKeyPath<DaemonConfiguration, Int> & Sendable
     ) -> DaemonSetting {
-        DaemonSetting(flag: flag, defaultText: .value(String(DaemonConfiguration()[keyPath: keyPath])), meaning: meaning) { configuration, text in
+        DaemonSetting(flag: flag, defaultText: .value(String(defaults[keyPath: keyPath])), meaning: meaning) { configuration, text in
             guard let value = Int(text), value >= minimum else { throw expected("a whole number ≥ \(minimum)") }
             configuration[keyPath: keyPath] = value
         }
@@ -219,7 +224,7 @@ extension DaemonSetting {
     private static func duration(
         _ flag: String, _ meaning: String, _ keyPath: WritableKeyPath<DaemonConfiguration, Duration> & Sendable
     ) -> DaemonSetting {
-        DaemonSetting(flag: flag, defaultText: .value(secondsText(DaemonConfiguration()[keyPath: keyPath])), meaning: meaning) {
+        DaemonSetting(flag: flag, defaultText: .value(secondsText(defaults[keyPath: keyPath])), meaning: meaning) {
             configuration, text in
             configuration[keyPath: keyPath] = try seconds(text)
         }
@@ -230,7 +235,7 @@ extension DaemonSetting {
         _ flag: String, _ meaning: String, expected words: String, _ keyPath: WritableKeyPath<DaemonConfiguration, Value> & Sendable,
         _ make: @escaping @Sendable (String) -> Value?, _ word: (Value) -> String
     ) -> DaemonSetting {
-        choice(flag, meaning, expected: words, keyPath, make, defaultText: .value(word(DaemonConfiguration()[keyPath: keyPath])))
+        choice(flag, meaning, expected: words, keyPath, make, defaultText: .value(word(defaults[keyPath: keyPath])))
     }
 
     private static func choice<Value: Sendable>(

@@ -24,7 +24,8 @@ public enum CacheStoreOpening {
 
     /// `$CACHE_DIRECTORY` (systemd's `CacheDirectory=`), else `$XDG_CACHE_HOME/ligasd`, else `~/.cache/ligasd`,
     /// `~` being `$HOME`, or the user database's home without it. (Every `DaemonConfiguration()`
-    /// computes this default, a dozen at start: one passwd lookup each was a millisecond of it.)
+    /// computes this default, so it reads the environment it is given and looks up no passwd entry
+    /// unless it must.)
     public static func defaultFileURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         let directory: URL
         if let cache = environment["CACHE_DIRECTORY"]?.split(separator: ":").first, !cache.isEmpty {

@@ -80,7 +80,17 @@ final class ClientConnection: @unchecked Sendable {
     private var nextID: UInt32 = 1
     private var failure: ClientError?
     private var flow = FlowStatistics()
-    private var readingPaused = false
+    /// Bytes of stream chunks received and not taken yet, and whether reading is paused: shared
+    /// with the consumers, which release bytes on their own threads. A release enters the queue
+    /// only when it may resume a paused connection (see `released`); a hop per chunk consumed, to
+    /// count it, woke a Dispatch worker thread for every quarter MiB of a download.
+    private let buffered = Atomic<Int>(0)
+    private let paused = Atomic<Bool>(false)
+    /// Written on the queue only; sequentially consistent with `buffered` (see `updateReading`).
+    private var readingPaused: Bool {
+        get { paused.load(ordering: .sequentiallyConsistent) }
+        set { paused.store(newValue, ordering: .sequentiallyConsistent) }
+    }
     /// Whether the connection is out of the reader thread's set (flow control, or nothing to read
     /// for); it is out, too, before `start` and after a failure.
     private var readerParked = true
@@ -259,6 +269,7 @@ final class ClientConnection: @unchecked Sendable {
     func flowStatistics() -> FlowStatistics {
         queue.sync {
             var statistics = flow
+            statistics.buffered = buffered.load(ordering: .sequentiallyConsistent)
             var unread: Int32 = 0
             if ioctl(socket.fd, UInt(FIONREAD), &unread) == 0 { statistics.unreadInSocket = Int(unread) }
             return statistics
@@ -392,28 +403,33 @@ final class ClientConnection: @unchecked Sendable {
     // MARK: - Flow control
 
     /// Called by a stream's consumer side (any thread) when bytes leave a receiver's buffer, or
-    /// with 0 when a consumer starts waiting.
+    /// with 0 when a consumer starts waiting. Only a paused connection has anything to do then:
+    /// resume once under `lowWater`, or because a consumer now waits with nothing buffered.
     private func released(_ count: Int) {
-        queue.async { [self] in
-            flow.buffered -= count
-            updateReading()
-        }
+        let left = buffered.subtract(count, ordering: .sequentiallyConsistent).newValue
+        guard readingPaused, left <= Self.lowWater || count == 0 else { return }
+        queue.async { [self] in updateReading() }
     }
 
     /// Pauses or resumes reading the socket, per the rule in the type's comment.
     private func updateReading() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard failure == nil else { return }
-        let awaitingAnswers = pending.values.contains { entry in
-            switch entry {
-            case .unary, .unaryHere, .streamHeader: true
-            case .streaming(let receiver): receiver.consumerIsWaiting
+        func awaitingAnswers() -> Bool {
+            pending.values.contains { entry in
+                switch entry {
+                case .unary, .unaryHere, .streamHeader: true
+                case .streaming(let receiver): receiver.consumerIsWaiting
+                }
             }
         }
-        if !readingPaused, flow.buffered > Self.highWater, !awaitingAnswers {
+        if !readingPaused, buffered.load(ordering: .sequentiallyConsistent) > Self.highWater, !awaitingAnswers() {
             readingPaused = true
             flow.pauses += 1
-        } else if readingPaused, flow.buffered <= Self.lowWater || awaitingAnswers {
+        }
+        // Looked at again once the pause is visible: a consumer that released bytes, or began to
+        // wait, before it could see the pause did not ask to resume (`released`), so it is seen here.
+        if readingPaused, buffered.load(ordering: .sequentiallyConsistent) <= Self.lowWater || awaitingAnswers() {
             readingPaused = false
             wakeReader()
             dispatchDecodedFrames(honouringFlowControl: true)  // what was read before the pause
@@ -454,8 +470,8 @@ final class ClientConnection: @unchecked Sendable {
             continuation.resume(returning: (header: header, chunks: receiver))
         case .streamChunk(let id, let bytes):
             guard case .streaming(let receiver) = pending[id] else { return }
-            flow.buffered += receiver.receive(bytes)
-            flow.peakBuffered = max(flow.peakBuffered, flow.buffered)
+            let now = buffered.add(receiver.receive(bytes), ordering: .sequentiallyConsistent).newValue
+            flow.peakBuffered = max(flow.peakBuffered, now)
             updateReading()
         case .streamEnd(let id, let end):
             guard case .streaming(let receiver) = pending.removeValue(forKey: id) else { return }

@@ -9,6 +9,12 @@ extension HostileAttacks {
     /// Requests of every method, each cancelled right after it is sent, plus cancels of ids that
     /// were never used. Afterwards the connection still answers, and once the answer to a later
     /// ping has arrived nothing more comes for any cancelled id.
+    ///
+    /// Each batch ends with a ping, and the next batch waits for its answer: the daemon answers
+    /// frames in order, so everything answered before it has been read by then. Without that,
+    /// requests sent ahead piled up in the socket, and a daemon that answered them faster than
+    /// this reader read took it, rightly, for a client not reading (`LIGASD_MAX_OUTPUT_BYTES`,
+    /// PROTOCOL.md) and closed the connection: the attack failed on fast runs.
     static func cancels(socket: String, count: Int) throws -> AttackResult {
         var result = AttackResult("cancels")
         let connection = try RawConnection(path: socket)
@@ -17,7 +23,8 @@ extension HostileAttacks {
         var sent = 0
         let started = ContinuousClock.now
         var id: UInt32 = 1
-        while sent < count {
+        var batchPingID: UInt32 = 3_000_000
+        attack: while sent < count {
             var batch: [UInt8] = []
             for _ in 0..<min(50, count - sent) {
                 batch += HandFrames.request(id, HandFrames.randomCall())
@@ -26,12 +33,19 @@ extension HostileAttacks {
                 id += 1
                 sent += 1
             }
+            batchPingID += 1
+            batch += HandFrames.request(batchPingID, Call(Methods.Ping.self))
             guard connection.send(batch) else {
                 result.problem("the daemon closed the connection after \(sent) cancels")
                 break
             }
-            while connection.receive(timeout: .zero) {}  // keep our receive buffer from filling
-            _ = connection.drain(quiet: .zero)
+            while true {
+                guard let frame = connection.nextFrame(timeout: .seconds(30)) else {
+                    result.problem("no answer to a ping after \(sent) cancels\(connection.closedByPeer ? " (the daemon closed the connection)" : "")")
+                    break attack
+                }
+                if frame.requestID == batchPingID { break }
+            }
         }
         let pingID: UInt32 = 2_000_000
         connection.send(HandFrames.request(pingID, Call(Methods.Ping.self)))

@@ -32,6 +32,46 @@ struct SQLiteCacheStoreTests {
         #expect(try store.journalMode() == "wal")
     }
 
+    @Test("A new file has 64 KiB pages; a file made with 4 KiB pages keeps them and serves its images")
+    func pageSize() throws {
+        let image = CachedImage(image: ImageData(bytes: Data((0..<300_000).map { UInt8($0 % 251) }), contentType: "image/png"), timestamp: Date(timeIntervalSinceReferenceDate: 7))
+        let url = URL(string: "https://example.com/logo.png")!
+        try SQLiteCacheStore(fileURL: fileURL).insertImage(image, for: url)
+        #expect(try Self.pageSize(of: fileURL) == 65536)
+
+        let older = directory.url.appendingPathComponent("older.sqlite")
+        do {
+            let connection = try SQLiteConnection(path: older.path, readOnly: false)
+            try connection.execute("PRAGMA page_size = 4096")
+            try connection.execute("CREATE TABLE t (x)")
+        }
+        let store = try SQLiteCacheStore(fileURL: older)
+        try store.insertImage(image, for: url)
+        #expect(try Self.pageSize(of: older) == 4096)
+        #expect(try store.retrieveImage(for: url) == image)
+    }
+
+    @Test("The write-ahead log is copied into the file every ~4 MiB, whatever the page size: the -wal file stays small")
+    func walStaysSmall() throws {
+        let store = try SQLiteCacheStore(fileURL: fileURL)
+        for index in 0..<16 {
+            let bytes = Data((0..<(1 << 20)).map { UInt8(($0 + index) % 253) })
+            let image = CachedImage(image: ImageData(bytes: bytes, contentType: "image/png"), timestamp: Date())
+            try store.insertImage(image, for: URL(string: "https://example.com/\(index).png")!)
+        }
+        let walBytes = try FileManager.default.attributesOfItem(atPath: fileURL.path + "-wal")[.size] as? Int ?? 0
+        // 16 MiB went through it; SQLite's default of 1,000 pages would let it grow to all of that.
+        #expect(walBytes > 0)
+        #expect(walBytes <= 6 << 20)
+    }
+
+    /// The page size as the file's header gives it (bytes 16-17, big-endian; 1 stands for 65536).
+    static func pageSize(of file: URL) throws -> Int {
+        let header = try Data(contentsOf: file).prefix(18)
+        let size = Int(header[16]) << 8 | Int(header[17])
+        return size == 1 ? 65536 : size
+    }
+
     @Test("Replace overwrites the old entry; delete removes it; all feeds lists what is left")
     func replaceAndDelete() throws {
         let store = try SQLiteCacheStore(fileURL: fileURL)

@@ -20,7 +20,7 @@ let shippedBinaryLinking: [LinkerSetting] = [
         .when(configuration: .release)),
 ]
 
-// ligasd's code in the order its start-up and first requests run it (Sources/ligasd/ligasd.order,
+// ligasd's code that start-up and first requests run, first and together (Sources/ligasd/ligasd.order,
 // written by scripts/order-symbols; scripts/lib/release-build.sh says why and gives each function
 // a section of its own, so that the order reaches inside every module).
 let ligasdLinking = shippedBinaryLinking + [

@@ -16,17 +16,12 @@ public final class SQLiteCacheStore: Sendable {
 
     /// The page size of a new cache file. An image piece (256 KiB) is a chain of overflow pages,
     /// and SQLite reads a piece that is not in its page cache one page per `pread`: with 4 KiB
-    /// pages (SQLite's default) that was 64 system calls per piece, a quarter of ligasd's CPU while
-    /// it streamed a 20 MiB logo (`perf`); with 64 KiB pages, 4.
+    /// pages (SQLite's default) that was 65 system calls per piece, a quarter of ligasd's CPU while
+    /// it streamed a 20 MiB logo (`perf`); with 64 KiB pages, 5 (four overflow pages and the row's).
     public static let pageSize = 64 << 10
-    /// SQLite's page cache, per connection. Its default (2,000 KiB) is made ready in slots of a
-    /// page each as a connection opens: with 64 KiB pages that was ~1 MiB more of ligasd's memory
-    /// at start. Little goes through it: feeds are kept decoded in memory (`DecodedFeedMemo`), and
-    /// image pieces on disk are read straight into their buffer.
-    static let pageCacheBytes = 256 << 10
-    /// The write-ahead log is copied into the file once it holds this much: SQLite's default of
-    /// 1,000 pages, in bytes as with its default 4 KiB pages, so that bigger pages do not make the
-    /// `-wal` file beside the cache bigger.
+    /// The write-ahead log is copied into the file once it holds this much, and cut back to it
+    /// after an image bigger than that went through: SQLite's default of 1,000 pages, in bytes as
+    /// with its default 4 KiB pages, so that bigger pages do not make the `-wal` file bigger.
     static let checkpointBytes = 4 << 20
 
     /// Room for feeds on top of the image cap, when no file size cap is given.
@@ -35,8 +30,9 @@ public final class SQLiteCacheStore: Sendable {
     /// Opens (creating if needed) the cache file at `fileURL`.
     /// Throws `CacheStoreError.corrupt` for a damaged file and `.unwritable` for a read-only location.
     ///
-    /// `maxFileBytes` caps the file itself (SQLite's `max_page_count`): past it, writes fail with
-    /// `.diskFull` exactly as on a full disk, and roll back.
+    /// `maxFileBytes` caps the file itself (SQLite's `max_page_count`, at least 16 pages: 1 MiB with
+    /// the 64 KiB pages of a new file): past it, writes fail with `.diskFull` exactly as on a full
+    /// disk, and roll back.
     public convenience init(
         fileURL: URL,
         imageCapacityBytes: Int = SQLiteCacheStore.defaultImageCapacityBytes,
@@ -55,8 +51,8 @@ public final class SQLiteCacheStore: Sendable {
                 try db.execute("PRAGMA synchronous = NORMAL")
                 let pageSize = try db.firstRow("PRAGMA page_size")?.optionalInt(0) ?? 4096
                 try db.execute("PRAGMA max_page_count = \(max(16, maxFileBytes / pageSize))")
-                try db.execute("PRAGMA cache_size = -\(Self.pageCacheBytes >> 10)")
                 try db.execute("PRAGMA wal_autocheckpoint = \(max(1, Self.checkpointBytes / pageSize))")
+                try db.execute("PRAGMA journal_size_limit = \(Self.checkpointBytes)")
             }
         } catch {
             throw CacheStoreError.from(error, path: path)

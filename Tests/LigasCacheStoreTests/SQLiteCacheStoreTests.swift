@@ -70,6 +70,13 @@ struct SQLiteCacheStoreTests {
         #expect(walBytes <= 6 << 20)
     }
 
+    @Test("Every connection's page cache is capped at 512 KiB, writer and readers")
+    func pageCacheCap() throws {
+        let store = try SQLiteCacheStore(fileURL: fileURL)
+        #expect(try store.read { try $0.firstRow("PRAGMA cache_size")?.optionalInt(0) } == -512)
+        #expect(try store.write { try $0.firstRow("PRAGMA cache_size")?.optionalInt(0) } == -512)
+    }
+
     /// The page size as the file's header gives it (bytes 16-17, big-endian; 1 stands for 65536).
     static func pageSize(of file: URL) throws -> Int {
         let header = try Data(contentsOf: file).prefix(18)

@@ -22,11 +22,13 @@ let shippedBinaryLinking: [LinkerSetting] = [
 
 // ligasd's code that start-up and first requests run, first and together (Sources/ligasd/ligasd.order,
 // written by scripts/order-symbols; scripts/lib/release-build.sh says why and gives each function
-// a section of its own, so that the order reaches inside every module).
+// a section of its own, so that the order reaches inside every module), and next to it the private
+// functions, which have no name to order by (Sources/ligasd/ligasd.lds).
 let ligasdLinking = shippedBinaryLinking + [
     .unsafeFlags(
         ["-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/ligasd/ligasd.order",
-         "-Xlinker", "--no-warn-symbol-ordering"],
+         "-Xlinker", "--no-warn-symbol-ordering",
+         "-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/Sources/ligasd/ligasd.lds"],
         .when(configuration: .release)),
 ]
 
@@ -132,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "ligasd",
             dependencies: ["LigasDaemon", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            exclude: ["ligasd.order"],
+            exclude: ["ligasd.order", "ligasd.lds"],
             linkerSettings: ligasdLinking
         ),
 

@@ -14,6 +14,9 @@ import Logging
 @main
 enum LigasdMain {
     static func main() async {
+        // First, on the main thread: a thread's first allocation takes an arena of its own while
+        // the limit allows, so a limit set later is too late for the threads already running.
+        MallocTuning.apply()
         guard CommandLine.arguments.count > 1 else {
             do {
                 try await Ligasd.serve(commandLine: [:], configFile: nil)
@@ -51,7 +54,6 @@ struct Ligasd: AsyncParsableCommand {
     /// Resolves the settings (`commandLine` values by `LIGASD_*` name, over the environment and
     /// the config file), then serves until stopped. Never returns normally: it ends in `ExitCode`.
     static func serve(commandLine: [String: String], configFile: String?) async throws -> Never {
-        MallocTuning.apply()
         let configuration: DaemonConfiguration
         do {
             configuration = try DaemonConfiguration.resolve(commandLine: commandLine, configFile: configFile)

@@ -8,10 +8,6 @@ import Testing
 
 @Suite("Server: image streams")
 struct StreamingTests {
-    /// A stream from the cache runs on the server's loop, a stream from the remote off it: both
-    /// must stop at a cancel, at a disconnect, and wait for a client that does not read.
-    static let sources: [ResultSource] = [.cache, .remote]
-
     @Test("A stream is a header, chunks no larger than the negotiated size, and an end with the SHA-256")
     func completeStream() async throws {
         let handler = ScriptedHandler(imageBytes: 300_000)
@@ -39,10 +35,9 @@ struct StreamingTests {
         }
     }
 
-    @Test("Cancel mid-stream: no end and no error for that id, the source stops, and the connection goes on",
-          arguments: StreamingTests.sources)
-    func cancelMidStream(source: ResultSource) async throws {
-        let handler = ScriptedHandler(imageBytes: 64 << 20, imageSource: source)
+    @Test("Cancel mid-stream: no end and no error for that id, the source stops, and the connection goes on")
+    func cancelMidStream() async throws {
+        let handler = ScriptedHandler(imageBytes: 64 << 20)
         try await TestServer.run(handler: handler) { server in
             let client = try RawClient(path: server.path)
             _ = try await client.hello()
@@ -61,10 +56,9 @@ struct StreamingTests {
         }
     }
 
-    @Test("A client that disconnects mid-stream: the source is released and the server carries on",
-          arguments: StreamingTests.sources)
-    func disconnectMidStream(source: ResultSource) async throws {
-        let handler = ScriptedHandler(imageBytes: 64 << 20, imageSource: source)
+    @Test("A client that disconnects mid-stream: the source is released and the server carries on")
+    func disconnectMidStream() async throws {
+        let handler = ScriptedHandler(imageBytes: 64 << 20)
         try await TestServer.run(handler: handler) { server in
             do {
                 let client = try RawClient(path: server.path)
@@ -81,10 +75,9 @@ struct StreamingTests {
         }
     }
 
-    @Test("A client that stops reading: the stream pauses (bounded memory) and other clients are unaffected",
-          arguments: StreamingTests.sources)
-    func slowReader(source: ResultSource) async throws {
-        let handler = ScriptedHandler(imageBytes: 100 << 20, imageSource: source)
+    @Test("A client that stops reading: the stream pauses (bounded memory) and other clients are unaffected")
+    func slowReader() async throws {
+        let handler = ScriptedHandler(imageBytes: 100 << 20)
         var limits = ServerLimits()
         limits.streamHighWater = 256 << 10
         try await TestServer.run(limits: limits, handler: handler) { server in

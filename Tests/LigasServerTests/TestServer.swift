@@ -61,16 +61,12 @@ final class ScriptedHandler: RequestHandler, Sendable {
     let held = HeldThread()
     static let hugeTeamCount = 2500
     let imageBytes: Int
-    /// Where the image is said to come from: a stream from the cache runs on the server's loop,
-    /// any other off it (`RequestExchange`).
-    let imageSource: ResultSource
     let produced = Counter()
     let handled = Counter()
     let streamTerminated = Gate()
 
-    init(imageBytes: Int = 1 << 20, imageSource: ResultSource = .cache) {
+    init(imageBytes: Int = 1 << 20) {
         self.imageBytes = imageBytes
-        self.imageSource = imageSource
     }
 
     func answerNow(_ request: Request, context: RequestContext) -> HandlerOutcome? {
@@ -102,9 +98,9 @@ final class ScriptedHandler: RequestHandler, Sendable {
                 cacheHits: 0, cacheMisses: 0, remoteFailures: 0))
         }
         router.onNow(Methods.Describe.self) { _, _, _ in Answer(.ligas) }
-        router.onStream(Methods.Image.self) { [imageBytes, imageSource, produced, streamTerminated] _, _, _ in
+        router.onStream(Methods.Image.self) { [imageBytes, produced, streamTerminated] _, _, _ in
             OutgoingStream(
-                header: StreamHeader(contentType: "image/png", totalSize: UInt64(imageBytes), source: imageSource),
+                header: StreamHeader(contentType: "image/png", totalSize: UInt64(imageBytes), source: .cache),
                 chunks: GeneratedBytes(total: imageBytes, produced: produced, terminated: streamTerminated))
         }
         return router

@@ -11,8 +11,7 @@ import Logging
 /// (the methods that change state check it with `dispatchPrecondition`). An answer ready now is
 /// sent from the read handler; other requests run as Swift tasks on the global executor (so that
 /// their synchronous work, decoding a feed, writing the cache, never holds up the loop), and
-/// whatever they produce hops to the loop's queue before it touches the connection; a stream
-/// from the cache runs on the loop itself (`RequestExchange`).
+/// whatever they produce hops to the loop's queue before it touches the connection.
 /// Writability is watched only while output is pending.
 ///
 /// Every request read ends with exactly one final frame (PROTOCOL.md §6) unless the connection
@@ -42,8 +41,6 @@ final class Connection: @unchecked Sendable {
     let peer: PeerCredentials?
     let queue: DispatchQueue
     private let loop: EventLoop
-    /// Runs a task's steps on the connection's queue (see `EventLoop: TaskExecutor`).
-    var executor: any TaskExecutor { loop }
     /// The connection's registration in the loop, once started.
     private var token: UInt64?
     private var watchingWritable = false
@@ -457,8 +454,8 @@ final class Connection: @unchecked Sendable {
         return delivery == .queued && !final && state == .closed ? .dropped : delivery
     }
 
-    /// Runs `body` on the loop's queue: a hop for a request task on the global executor, inline
-    /// for code already there (a stream from the cache).
+    /// Runs `body` on the loop's queue: a hop for a request task (they run on the global executor),
+    /// inline for code already there.
     private func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         if loop.isCurrent { return body() }
         return await withCheckedContinuation { continuation in

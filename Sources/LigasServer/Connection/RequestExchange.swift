@@ -37,11 +37,7 @@ struct RequestExchange: Sendable {
             })) else { return }
         case .stream(let outgoing):
             entry.source = outgoing.header.source
-            // A stream from the cache only reads pieces of the local file (tens of µs each from
-            // the page cache) between its chunks: it runs on the loop itself, still yielding to
-            // the queue between two chunks. Any other stream waits on the network, off the loop.
-            let executor = outgoing.header.source == .cache ? connection.executor : nil
-            let streamed = await withTaskExecutorPreference(executor) { await stream(outgoing) }
+            let streamed = await stream(outgoing)
             entry.stream = streamed.summary
             entry.errorCode = streamed.errorCode
         }

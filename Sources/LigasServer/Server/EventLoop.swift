@@ -128,14 +128,3 @@ final class EventLoop: @unchecked Sendable {
         if !again.isEmpty { queue.async { [self] in drain() } }
     }
 }
-
-/// The loop as an executor, for a task whose every step is quick local work on connection state:
-/// a stream from the cache (see `RequestExchange`). Its steps then run on the loop's queue in
-/// turn with the connections' events, instead of hopping between the queue and the global
-/// executor twice per chunk (a thread wake-up each way).
-extension EventLoop: TaskExecutor {
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
-    }
-}

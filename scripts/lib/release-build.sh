@@ -24,16 +24,18 @@ RELEASE_BUILD_FLAGS=(-c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswif
     -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
 
 # And libstdc++, which the static Swift runtime needs, linked in too, from GCC's archive (Debian's
-# libstdc++-12-dev, which linking needs anyway): the linker takes only the few objects the runtime
+# libstdc++-N-dev, which linking needs anyway): the linker takes only the few objects the runtime
 # uses, where the shared library was another 1.1 MiB mapped in each process, and another few
 # thousand symbols to bind at every start. The link asks for `-lstdc++` in several places, and
 # clang's search path finds the shared library first, so a directory holding only the archive is
-# searched before it. Left dynamic if the compiler knows no archive.
-static_libstdcxx=$(clang -print-file-name=libstdc++.a 2>/dev/null || true)
+# searched before it. The archive is the one the toolchain's own clang (the linker driver) picks.
+static_libstdcxx=$("$(dirname "$(command -v swiftc)")/clang" -print-file-name=libstdc++.a 2>/dev/null || true)
 if [ -f "$static_libstdcxx" ]; then
     mkdir -p .build-static-libstdc++
     ln -sfn "$static_libstdcxx" .build-static-libstdc++/libstdc++.a
     RELEASE_BUILD_FLAGS+=(-Xlinker -L -Xlinker "$PWD/.build-static-libstdc++")
+else
+    echo "release-build.sh: no libstdc++.a (install libstdc++-dev): the binaries will load libstdc++.so" >&2
 fi
 unset static_libstdcxx
 

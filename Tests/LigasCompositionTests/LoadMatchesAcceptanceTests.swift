@@ -111,6 +111,7 @@ struct RemoteFirstAcceptanceTests {
             let engine = try environment.engine(online: true, remoteFirstBudget: .milliseconds(50))
 
             async let loaded = engine.matches(league: "serie-a")
+            defer { gate.open() }  // whatever happens below, the gated answer ends (no hang)
             try await poll("the matches request") { environment.requestPaths.contains("/leagues/serie-a/matches.json") ? true : nil }
             gate.open()
 

@@ -18,7 +18,7 @@ public final class SQLiteCacheStore: Sendable {
     /// and SQLite reads a piece that is not in its page cache one page per `pread`: with 4 KiB
     /// pages (SQLite's default) that was 65 system calls per piece, a quarter of ligasd's CPU while
     /// it streamed a 20 MiB logo (`perf`); with 64 KiB pages, 5 (four overflow pages and the row's).
-    public static let pageSize = 64 << 10
+    static let pageSize = 64 << 10
     /// The write-ahead log is copied into the file once it holds this much, and cut back to it
     /// after an image bigger than that went through: SQLite's default of 1,000 pages, in bytes as
     /// with its default 4 KiB pages, so that bigger pages do not make the `-wal` file bigger.

@@ -1,7 +1,9 @@
-# How the shipped binaries are built, for scripts/install and scripts/bench (source it from bash):
+# How the shipped binaries are built, for scripts/install, bench, stress and order-symbols (source
+# it from bash, in the repository's root):
 #
 #   source scripts/lib/release-build.sh
-#   swift build "${RELEASE_BUILD_FLAGS[@]}" --product ligasd
+#   release_build SCRATCH_PATH ligasd ligas-client    # builds them
+#   bin=$(release_bin_path SCRATCH_PATH)               # where they are
 #
 # Release, with the Swift runtime linked in statically, and every Swift function in a section of
 # its own, so that the linker can put the code ligasd's start-up and first requests run first,
@@ -46,5 +48,21 @@ forget_stale_ligasd() {
     local input
     for input in Sources/ligasd/ligasd.order Sources/ligasd/ligasd.lds; do
         if [ -e "$1/ligasd" ] && [ "$input" -nt "$1/ligasd" ]; then rm -f "$1/ligasd"; fi
+    done
+}
+
+#   release_bin_path SCRATCH_PATH
+release_bin_path() {
+    swift build --scratch-path "$1" "${RELEASE_BUILD_FLAGS[@]}" --show-bin-path
+}
+
+# Builds each PRODUCT with RELEASE_BUILD_FLAGS, ligasd linked again if its layout files changed.
+#   release_build SCRATCH_PATH PRODUCT...
+release_build() {
+    local scratch="$1" product
+    shift
+    forget_stale_ligasd "$(release_bin_path "$scratch")" || return 1
+    for product in "$@"; do
+        swift build --scratch-path "$scratch" "${RELEASE_BUILD_FLAGS[@]}" --product "$product" || return 1
     done
 }

@@ -29,15 +29,25 @@ public func bounded<T: Sendable>(
 /// For things that happen in another process (journald storing an entry, a socket appearing), or
 /// that a test can see only from outside (a spy's count). `condition` may throw to give up early
 /// (a process that died). The bound only stops a hung test: it is never what a test asserts.
+///
+/// It gives up only once `timeout` has passed *and* `condition` has been asked `timeout / interval`
+/// times. Time alone is not enough: when other tests hold every thread of the run's pool (two on
+/// these machines), this poll can wake after the deadline, before the task it waits for has had
+/// its turn, and fail a test that was only starved (seen in CI, after a 10 s stall).
 @discardableResult
 public func poll<T>(
     _ what: String, timeout: Duration = .seconds(10), every interval: Duration = .milliseconds(50),
     _ condition: () async throws -> T?
 ) async throws -> T {
     let deadline = ContinuousClock.now + timeout
+    let tries = Int(timeout / interval)
+    var asked = 0
     while true {
         if let value = try await condition() { return value }
-        guard ContinuousClock.now < deadline else { throw TimedOut(description: "timed out after \(timeout) waiting for \(what)") }
+        asked += 1
+        guard ContinuousClock.now < deadline || asked < tries else {
+            throw TimedOut(description: "timed out after \(timeout) waiting for \(what)")
+        }
         try await Task.sleep(for: interval)
     }
 }

@@ -122,14 +122,15 @@ let package = Package(
         .target(
             name: "LigasDaemon",
             dependencies: [
-                "LigasServer", "LigasComposition", "LigasProtocol", "LigasSystemd", "LigasSampleDataLocation",
+                "LigasServer", "LigasComposition", "LigasProtocol", "LigasSystemd", "LigasSampleDataLocation", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
-        // glibc's <malloc.h> (mallopt), which Swift's Glibc module leaves out: for ligasd's MallocTuning.
+        // glibc's <malloc.h> (mallopt, malloc_trim), which Swift's Glibc module leaves out: for
+        // ligasd's MallocTuning, and the daemon's QuietMemoryRelease.
         .systemLibrary(name: "CMalloc"),
         .executableTarget(
             name: "ligasd",

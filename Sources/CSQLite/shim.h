@@ -1,2 +1,11 @@
 // The system's SQLite (libsqlite3), for the cache store's thin layer over its C API.
 #include <sqlite3.h>
+
+// sqlite3_config is variadic, which Swift cannot call: this is the one call the store makes.
+// No page-cache memory set aside up front: by default each connection's page cache takes room for
+// 20 pages in one allocation at its first read, 1.3 MiB with the cache's 64 KiB pages, and keeps
+// it for the connection's life; without it, pages are allocated as they are used and freed by
+// sqlite3_db_release_memory. Only before SQLite initializes (SQLITE_MISUSE after: harmless).
+static inline int ligas_sqlite3_config_no_initial_page_cache(void) {
+    return sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0);
+}

@@ -90,6 +90,11 @@ public final class SQLiteCacheStore: Sendable {
         }
     }
 
+    /// Frees the memory SQLite holds for pages it has read; they are read again when needed.
+    public func releaseMemory() {
+        database.releaseMemory()
+    }
+
     /// SQLite's journal mode for this file ("wal" for a file store), for diagnostics.
     public func journalMode() throws -> String {
         try read { db in try db.firstRow("PRAGMA journal_mode")?.optionalText(0) ?? "" }

@@ -9,7 +9,8 @@ import ServiceLifecycle
 import UnixSignals
 
 /// ligasd's lifecycle: take or bind the socket, open the engine (the composition root builds
-/// it), validate the cache, then run the services under one `ServiceGroup`, and stop cleanly on
+/// it), validate the cache, give back the memory that took (`QuietMemoryRelease`, again whenever
+/// the last client leaves), then run the services under one `ServiceGroup`, and stop cleanly on
 /// SIGTERM/SIGINT or after being idle (when socket-activated).
 ///
 /// The services, in start order (the group shuts them down in reverse):
@@ -41,6 +42,8 @@ public enum Daemon {
             throw error
         }
         await validateCache(opened.engine, logger: logger)
+        let memory = QuietMemoryRelease(opened)
+        memory.releaseNow()
 
         let router = EngineMethods.router(
             engine: opened.engine, counters: DaemonCounters(), version: version, startedAt: started)
@@ -57,7 +60,8 @@ public enum Daemon {
             services.append(.init(service: watchdog, serviceName: "watchdog"))
         }
         services.append(.init(service: ServerService(
-            server: server, idleExit: idleExit, onIdle: { idleContinuation.yield() }, shutdownGrace: configuration.shutdownGrace,
+            server: server, idleExit: idleExit, onIdle: { idleContinuation.yield() }, whenLastClosed: { memory.releaseSoon() },
+            shutdownGrace: configuration.shutdownGrace,
             stop: stop, notifier: notifier, logger: logger,
             started: [
                 "version": "\(version)", "socket-activated": "\(activated)", "source": "\(configuration.effectiveSource.rawValue)",

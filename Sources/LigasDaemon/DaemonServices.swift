@@ -41,6 +41,7 @@ struct ServerService: Service {
     let server: Server
     let idleExit: Duration?
     let onIdle: @Sendable () -> Void
+    let whenLastClosed: @Sendable () -> Void
     let shutdownGrace: Duration
     let stop: StopReason
     let notifier: SystemdNotifier
@@ -49,7 +50,7 @@ struct ServerService: Service {
     let readyStatus: String
 
     func run() async throws {
-        server.start(idleExit: idleExit, onIdle: onIdle)
+        server.start(idleExit: idleExit, onIdle: onIdle, whenLastClosed: whenLastClosed)
         try? notifier.ready(status: readyStatus)
         logger.notice("ligasd started", metadata: LigasMessageID.daemonStarted.metadata.merging(started) { $1 })
 

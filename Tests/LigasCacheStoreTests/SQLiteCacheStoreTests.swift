@@ -72,6 +72,23 @@ struct SQLiteCacheStoreTests {
         #expect(walBytes <= 6 << 20)
     }
 
+    @Test("Releasing memory empties the page caches, writer and readers; the data is read again from the file")
+    func releaseMemory() throws {
+        let store = try SQLiteCacheStore(fileURL: fileURL)
+        try store.replace("teams/serie-a", with: feed("kept"))
+        #expect(try store.retrieve("teams/serie-a") == feed("kept"))
+        // Measured outside any transaction (a new one reads the file's first page back at once).
+        let reader = try store.database.read { $0 }
+        let before = (reader: reader.pageCacheBytes, writer: try store.database.withWriter { $0.pageCacheBytes })
+
+        store.releaseMemory()
+
+        // SQLite counts its pager's own buffer too, one page: what went is the pages it had read.
+        #expect(before.reader - reader.pageCacheBytes >= SQLiteCacheStore.pageSize)
+        #expect(try before.writer - store.database.withWriter { $0.pageCacheBytes } >= SQLiteCacheStore.pageSize)
+        #expect(try store.retrieve("teams/serie-a") == feed("kept"))
+    }
+
     @Test("Every connection's page cache is capped at 512 KiB, writer and readers")
     func pageCacheCap() throws {
         let store = try SQLiteCacheStore(fileURL: fileURL)

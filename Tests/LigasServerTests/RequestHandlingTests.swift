@@ -97,6 +97,29 @@ struct RequestHandlingTests {
         }
     }
 
+    @Test("The last-closed hook runs each time the last open connection closes, and not before")
+    func lastClosedHook() async throws {
+        let lastClosed = Counter()
+        let server = try TestServer(whenLastClosed: { lastClosed.add(1) })
+        let outcome = await asyncResult {
+            let first = try RawClient(path: server.path), second = try RawClient(path: server.path)
+            _ = try await first.hello()
+            _ = try await second.hello()
+            first.hangUp()
+            try await server.waitFor("one connection left") { $0.openConnections == 1 }
+            #expect(lastClosed.total == 0)
+            second.hangUp()
+            try await poll("the hook to run") { lastClosed.total == 1 ? () : nil }
+
+            let third = try RawClient(path: server.path)
+            _ = try await third.hello()
+            third.hangUp()
+            try await poll("the hook to run again") { lastClosed.total == 2 ? () : nil }
+        }
+        await server.stop()
+        try outcome.get()
+    }
+
     @Test("Requests ended by their connection's close count as finished: requestsServed plus inFlightRequests is every request read")
     func closedConnectionCountsItsRequests() async throws {
         let handler = ScriptedHandler()

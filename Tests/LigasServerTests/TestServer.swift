@@ -13,12 +13,15 @@ final class TestServer: Sendable {
     let log = RecordingRequestLog()
     var path: String { directory.url.appendingPathComponent("ligasd.sock").path }
 
-    init(limits: ServerLimits = ServerLimits(), handler: any RequestHandler = ScriptedHandler()) throws {
+    init(
+        limits: ServerLimits = ServerLimits(), handler: any RequestHandler = ScriptedHandler(),
+        whenLastClosed: (@Sendable () -> Void)? = nil
+    ) throws {
         let path = directory.url.appendingPathComponent("ligasd.sock").path
         server = Server(
             listener: try ListeningSocket.bind(path: path), limits: limits, handler: handler, logger: Logger(label: "test"),
             requestLog: log)
-        server.start()
+        server.start(whenLastClosed: whenLastClosed)
     }
 
     func stop() async {

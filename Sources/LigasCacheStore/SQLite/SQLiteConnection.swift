@@ -11,6 +11,7 @@ final class SQLiteConnection: @unchecked Sendable {
     private var statements: [String: OpaquePointer] = [:]
 
     init(path: String, readOnly: Bool) throws {
+        _ = Self.configureSQLite
         var opened: OpaquePointer?
         let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         let code = sqlite3_open_v2(path, &opened, access | SQLITE_OPEN_NOMUTEX, nil)
@@ -26,6 +27,22 @@ final class SQLiteConnection: @unchecked Sendable {
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
+    }
+
+    /// Process-wide, once, before the first connection opens (see the shim).
+    private static let configureSQLite: Void = { _ = ligas_sqlite3_config_no_initial_page_cache() }()
+
+    /// Frees the pages its page cache holds and no statement is using; they are read again
+    /// (from the file, or the kernel's cache of it) when next needed.
+    func releaseMemory() {
+        sqlite3_db_release_memory(handle)
+    }
+
+    /// Bytes its page cache holds now (`SQLITE_DBSTATUS_CACHE_USED`).
+    var pageCacheBytes: Int {
+        var current: Int32 = 0, highest: Int32 = 0
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+        return Int(current)
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE (not counting foreign-key cascades).

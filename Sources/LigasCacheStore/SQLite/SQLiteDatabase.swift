@@ -73,6 +73,12 @@ final class SQLiteDatabase: Sendable {
         }
     }
 
+    /// Frees the page-cache memory of the writer and of the readers not in use.
+    func releaseMemory() {
+        writer.withLock { $0.releaseMemory() }
+        idleReaders.withLock { readers in readers.forEach { $0.releaseMemory() } }
+    }
+
     /// Runs `body` on the writer outside any transaction (for PRAGMAs that a transaction
     /// ignores, such as `foreign_keys`).
     func withWriter<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {

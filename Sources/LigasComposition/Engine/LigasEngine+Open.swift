@@ -10,6 +10,7 @@ import Logging
 public struct OpenedEngine: Sendable {
     public let engine: LigasEngine
     private let http: LazyHTTPClient
+    private let store: SQLiteCacheStore
 
     /// Opens the cache and composes the engine; throws only when no cache at all can be opened
     /// (not even in memory), and then leaves nothing to shut down.
@@ -23,7 +24,12 @@ public struct OpenedEngine: Sendable {
             configuration: configuration, feedStore: store, imageStore: store, requestCounts: store,
             httpClient: SchemeRoutingHTTPClient(http: http), logger: logger,
             remoteFallbackMetadata: remoteFallbackMetadata, quotaMetadata: quotaMetadata)
-        return OpenedEngine(engine: engine, http: http)
+        return OpenedEngine(engine: engine, http: http, store: store)
+    }
+
+    /// Frees what the cache holds in memory only to be quicker next time (SQLite's page caches).
+    public func releaseCacheMemory() {
+        store.releaseMemory()
     }
 
     /// Shuts the HTTP client down; the engine must not be used afterwards.

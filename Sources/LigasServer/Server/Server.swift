@@ -45,6 +45,7 @@ public final class Server: @unchecked Sendable {
     private var idleTimer: (any DispatchSourceTimer)?
     private var onIdle: (@Sendable () -> Void)?
     private var idleAfter: Duration?
+    private var whenLastClosed: (@Sendable () -> Void)?
 
     /// `logTags`: metadata for the server's notable log entries (ligasd: its journal MESSAGE_IDs).
     /// `requestLog`: where each request's entry goes; by default through `logger`.
@@ -62,11 +63,15 @@ public final class Server: @unchecked Sendable {
 
     /// Starts accepting. With `idleExit`, `onIdle` runs once the server has had no connection and
     /// nothing in flight for that long; by then it has already stopped accepting, so no
-    /// connection can be accepted and then dropped.
-    public func start(idleExit: Duration? = nil, onIdle: (@Sendable () -> Void)? = nil) {
+    /// connection can be accepted and then dropped. `whenLastClosed` runs, on the server's queue
+    /// (so it must not block), each time the last open connection closes.
+    public func start(
+        idleExit: Duration? = nil, onIdle: (@Sendable () -> Void)? = nil, whenLastClosed: (@Sendable () -> Void)? = nil
+    ) {
         queue.sync {
             self.idleAfter = idleExit
             self.onIdle = onIdle
+            self.whenLastClosed = whenLastClosed
             let source = DispatchSource.makeReadSource(fileDescriptor: listener.fd, queue: queue)
             source.setEventHandler { [unowned self] in acceptPending() }
             source.setCancelHandler { [self] in acceptSourceCancelled() }
@@ -266,6 +271,7 @@ public final class Server: @unchecked Sendable {
             if connections.isEmpty {
                 idleWaiters.forEach { $0.resume() }
                 idleWaiters.removeAll()
+                whenLastClosed?()
             }
             scheduleIdleExitIfIdle()
         }

@@ -79,14 +79,17 @@ struct SQLiteCacheStoreTests {
         #expect(try store.retrieve("teams/serie-a") == feed("kept"))
         // Measured outside any transaction (a new one reads the file's first page back at once).
         let reader = try store.database.read { $0 }
-        let before = (reader: reader.pageCacheBytes, writer: try store.database.withWriter { $0.pageCacheBytes })
+        let before = (reader: reader.cachedPageBytes, writer: try store.database.withWriter { $0.cachedPageBytes })
 
         store.releaseMemory()
 
         // SQLite counts its pager's own buffer too, one page: what went is the pages it had read.
-        #expect(before.reader - reader.pageCacheBytes >= SQLiteCacheStore.pageSize)
-        #expect(try before.writer - store.database.withWriter { $0.pageCacheBytes } >= SQLiteCacheStore.pageSize)
+        #expect(before.reader - reader.cachedPageBytes >= SQLiteCacheStore.pageSize)
+        #expect(try before.writer - store.database.withWriter { $0.cachedPageBytes } >= SQLiteCacheStore.pageSize)
         #expect(try store.retrieve("teams/serie-a") == feed("kept"))
+        // And no connection sets room for 20 pages aside at its first read (nothing in the
+        // process initialised SQLite before the store's first connection did).
+        #expect(SQLiteConnection.configureSQLite == 0)  // SQLITE_OK
     }
 
     @Test("Every connection's page cache is capped at 512 KiB, writer and readers")

@@ -30,23 +30,26 @@ public func bounded<T: Sendable>(
 /// that a test can see only from outside (a spy's count). `condition` may throw to give up early
 /// (a process that died). The bound only stops a hung test: it is never what a test asserts.
 ///
-/// It gives up only once `timeout` has passed *and* `condition` has been asked `timeout / interval`
-/// times. Time alone is not enough: when other tests hold every thread of the run's pool (two on
-/// these machines), this poll can wake after the deadline, before the task it waits for has had
-/// its turn, and fail a test that was only starved (seen in CI, after a 10 s stall).
+/// It gives up once `timeout` has passed *and* `condition` has been asked `timeout / interval`
+/// times, or at the latest after three times `timeout`. Time alone is not enough: when other tests
+/// hold every thread of the run's pool (two on these machines), this poll can wake after the
+/// deadline, before the task it waits for has had its turn, and fail a test that was only starved
+/// (seen in CI, after a 10 s stall).
 @discardableResult
 public func poll<T>(
     _ what: String, timeout: Duration = .seconds(10), every interval: Duration = .milliseconds(50),
     _ condition: () async throws -> T?
 ) async throws -> T {
-    let deadline = ContinuousClock.now + timeout
+    precondition(interval > .zero, "poll needs an interval")
+    let start = ContinuousClock.now
     let tries = Int(timeout / interval)
     var asked = 0
     while true {
         if let value = try await condition() { return value }
         asked += 1
-        guard ContinuousClock.now < deadline || asked < tries else {
-            throw TimedOut(description: "timed out after \(timeout) waiting for \(what)")
+        let elapsed = ContinuousClock.now - start
+        guard (elapsed < timeout || asked < tries) && elapsed < timeout * 3 else {
+            throw TimedOut(description: "timed out after \(elapsed) (\(asked) tries) waiting for \(what)")
         }
         try await Task.sleep(for: interval)
     }

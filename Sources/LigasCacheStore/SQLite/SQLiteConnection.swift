@@ -29,8 +29,10 @@ final class SQLiteConnection: @unchecked Sendable {
         sqlite3_close_v2(handle)
     }
 
-    /// Process-wide, once, before the first connection opens (see the shim).
-    private static let configureSQLite: Void = { _ = ligas_sqlite3_config_no_initial_page_cache() }()
+    /// Process-wide, once, before the first connection opens (see the shim): SQLITE_OK, or
+    /// SQLITE_MISUSE if something else in the process had initialised SQLite before (then pages
+    /// are set aside as by default; nothing else changes).
+    static let configureSQLite: Int32 = ligas_sqlite3_config_no_initial_page_cache()
 
     /// Frees the pages its page cache holds and no statement is using; they are read again
     /// (from the file, or the kernel's cache of it) when next needed.
@@ -39,7 +41,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Bytes its page cache holds now (`SQLITE_DBSTATUS_CACHE_USED`).
-    var pageCacheBytes: Int {
+    var cachedPageBytes: Int {
         var current: Int32 = 0, highest: Int32 = 0
         sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
         return Int(current)

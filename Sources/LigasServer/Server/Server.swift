@@ -64,7 +64,7 @@ public final class Server: @unchecked Sendable {
     /// Starts accepting. With `idleExit`, `onIdle` runs once the server has had no connection and
     /// nothing in flight for that long; by then it has already stopped accepting, so no
     /// connection can be accepted and then dropped. `whenLastClosed` runs, on the server's queue
-    /// (so it must not block), each time the last open connection closes.
+    /// (so it must not block), each time the last open connection closes, except during shutdown.
     public func start(
         idleExit: Duration? = nil, onIdle: (@Sendable () -> Void)? = nil, whenLastClosed: (@Sendable () -> Void)? = nil
     ) {
@@ -271,7 +271,8 @@ public final class Server: @unchecked Sendable {
             if connections.isEmpty {
                 idleWaiters.forEach { $0.resume() }
                 idleWaiters.removeAll()
-                whenLastClosed?()
+                // Not while shutting down: the process is about to end anyway.
+                if !stopping.load(ordering: .relaxed) { whenLastClosed?() }
             }
             scheduleIdleExitIfIdle()
         }

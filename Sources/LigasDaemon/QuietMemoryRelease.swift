@@ -5,10 +5,11 @@ import Synchronization
 
 /// Gives memory back to the system when ligasd has no client: the pages SQLite read (to open and
 /// validate the cache at start, or for the last requests), then the heap's free pages
-/// (`malloc_trim`). Best effort: work that outlives its client (a remote fetch finishing after
-/// the cache answered) may take memory again after a release, until the next one. A socket-activated ligasd may wait long for its first request, and a local
+/// (`malloc_trim`). A socket-activated ligasd may wait long for its first request, and a local
 /// daemon spends most of its life between clients; what they need is read again when they come.
 /// At start: ~1 MiB of idle RSS (`ligas-bench memory`, alternating runs: 13.4–13.7 -> 12.5–12.7).
+/// Best effort: work that outlives its client (a remote fetch finishing after the cache
+/// answered) may take memory again after a release, until the next one.
 final class QuietMemoryRelease: Sendable {
     private let opened: OpenedEngine
     /// Off the server's queue (the writer connection may be in the middle of a long write), on

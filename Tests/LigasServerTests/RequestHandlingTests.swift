@@ -120,6 +120,20 @@ struct RequestHandlingTests {
         try outcome.get()
     }
 
+    @Test("The last-closed hook does not run when shutdown closes the last connection")
+    func lastClosedHookNotOnShutdown() async throws {
+        let lastClosed = Counter()
+        let server = try TestServer(whenLastClosed: { lastClosed.add(1) })
+        let client = try RawClient(path: server.path)
+        _ = try await client.hello()
+        try await server.waitFor("the client connected") { $0.openConnections == 1 }
+
+        await server.stop()  // returns once the last connection has closed
+
+        #expect(server.server.statistics().openConnections == 0)
+        #expect(lastClosed.total == 0)
+    }
+
     @Test("Requests ended by their connection's close count as finished: requestsServed plus inFlightRequests is every request read")
     func closedConnectionCountsItsRequests() async throws {
         let handler = ScriptedHandler()

@@ -269,10 +269,11 @@ public final class Server: @unchecked Sendable {
                 $0.requestsServed += UInt64(cancelled)
             }
             if connections.isEmpty {
+                // Not while shutting down: the process is about to end anyway. Before the
+                // waiters: whoever waited for the last connection sees the hook done (or skipped).
+                if !stopping.load(ordering: .relaxed) { whenLastClosed?() }
                 idleWaiters.forEach { $0.resume() }
                 idleWaiters.removeAll()
-                // Not while shutting down: the process is about to end anyway.
-                if !stopping.load(ordering: .relaxed) { whenLastClosed?() }
             }
             scheduleIdleExitIfIdle()
         }

@@ -3,8 +3,8 @@
 
 // sqlite3_config is variadic, which Swift cannot call: this is the one call the store makes.
 // No page-cache memory set aside up front: by default a connection's page cache takes room for 20
-// pages in one allocation at its first read (1.3 MiB with the cache's 64 KiB pages, over the
-// store's 512 KiB cap), and again at the first read after each sqlite3_db_release_memory; without
+// pages in one allocation at its first read (1.3 MiB with the cache's 64 KiB pages, whether or
+// not a read needs them), and again at the first read after each sqlite3_db_release_memory; without
 // it, pages are allocated one by one as they are used. Only before SQLite initializes.
 static inline int ligas_sqlite3_config_no_initial_page_cache(void) {
     return sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0);

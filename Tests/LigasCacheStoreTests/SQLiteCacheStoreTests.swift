@@ -92,11 +92,12 @@ struct SQLiteCacheStoreTests {
         #expect(SQLiteConnection.configureSQLite == 0)  // SQLITE_OK
     }
 
-    @Test("Every connection's page cache is capped at 512 KiB, writer and readers")
+    @Test("Every connection's page cache is capped at 2 MiB, writer and readers")
     func pageCacheCap() throws {
         let store = try SQLiteCacheStore(fileURL: fileURL)
-        #expect(try store.read { try $0.firstRow("PRAGMA cache_size")?.optionalInt(0) } == -512)
-        #expect(try store.write { try $0.firstRow("PRAGMA cache_size")?.optionalInt(0) } == -512)
+        #expect(SQLiteCacheStore.pageCacheBytes == 2 << 20)
+        #expect(try store.read { try $0.firstRow("PRAGMA cache_size")?.optionalInt(0) } == -2048)
+        #expect(try store.write { try $0.firstRow("PRAGMA cache_size")?.optionalInt(0) } == -2048)
     }
 
     /// The page size as the file's header gives it (bytes 16-17, big-endian; 1 stands for 65536).

@@ -97,6 +97,56 @@ struct StreamingTests {
     }
 }
 
+@Suite("Server: a stream whose source fails")
+struct FailingStreamTests {
+    /// One 100 KiB chunk, then the source fails (a cache piece gone, a remote cut off).
+    struct FailsAfterFirstChunk: RequestHandler {
+        static let failure = ErrorBody(code: .invalidData, message: "piece 1 is gone")
+
+        struct Chunks: AsyncSequence, Sendable {
+            func makeAsyncIterator() -> Iterator { Iterator() }
+
+            struct Iterator: AsyncIteratorProtocol {
+                var sent = false
+
+                mutating func next() async throws -> Data? {
+                    guard !sent else { throw FailsAfterFirstChunk.failure }
+                    sent = true
+                    return GeneratedBytes.expected(100 << 10)
+                }
+            }
+        }
+
+        func handle(_ request: Request, context: RequestContext) async -> HandlerOutcome {
+            .stream(OutgoingStream(
+                header: StreamHeader(contentType: "image/png", totalSize: 300 << 10, source: .cache), chunks: Chunks()))
+        }
+    }
+
+    @Test("A source that fails after a chunk: the header, that chunk, then its error and no end; the connection goes on")
+    func failureAfterFirstChunk() async throws {
+        try await TestServer.run(handler: FailsAfterFirstChunk()) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            try client.request(1, Call(Methods.Image.self, .team("emelec")))
+            var kinds: [FrameKind] = []
+            var chunkBytes = 0
+            var error: ErrorBody?
+            while error == nil, let frame = try await client.nextFrame() {
+                kinds.append(frame.kind)
+                if frame.kind == .streamChunk { chunkBytes += frame.payload.count }
+                if frame.kind == .error { error = try CBORDecoder().decode(ErrorBody.self, from: frame.payload) }
+            }
+            #expect(kinds.first == .response && kinds.last == .error)
+            #expect(kinds.dropFirst().dropLast().allSatisfy { $0 == .streamChunk })
+            #expect(chunkBytes == 100 << 10)
+            #expect(error == FailsAfterFirstChunk.failure)
+            try client.request(2, Call(Methods.Image.self, .team("emelec")))
+            #expect(try await client.nextFrame()?.requestID == 2)
+        }
+    }
+}
+
 @Suite("Server: streams with a known digest")
 struct KnownDigestStreamingTests {
     /// Streams 300 KiB whose digest the handler says it knows: here a made-up one, so that only a

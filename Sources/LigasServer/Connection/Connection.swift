@@ -378,23 +378,25 @@ final class Connection: @unchecked Sendable {
     }
 
     /// Sends a stream's header or one of its chunks once the client has read enough of what is
-    /// queued (backpressure): waiting and sending are one hop. The stream reads its next chunk
-    /// while this one waits to leave, so the socket never waits for the cache. Anything but
-    /// `.queued` (the request was cancelled or ended, or the connection is gone) means: send
-    /// nothing more. `payload`, if any, goes right after the encoded bytes, from its own storage:
-    /// the bytes of a chunk whose frame head `encode` wrote (they are never copied into a frame).
+    /// queued (backpressure), without waiting: the ticket tells how it went. The stream reads its
+    /// next chunk meanwhile, so the socket does not wait for the cache, nor the cache for the
+    /// socket; it asks the ticket before it sends the next frame, so one frame per stream is on its
+    /// way at a time. Anything but `.queued` (the request was cancelled or ended, or the connection
+    /// is gone) means: send nothing more. `payload`, if any, goes right after the encoded bytes,
+    /// from its own storage: the bytes of a chunk whose frame head `encode` wrote (they are never
+    /// copied into a frame).
     ///
     /// Always a hop through the queue, never inline: between two chunks the queue must get to run
     /// what else is waiting there, the client's cancel above all.
     func sendStreamFrame(
         _ requestID: UInt32, payload: Data? = nil, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void
-    ) async -> AnswerDelivery {
-        await withCheckedContinuation { (continuation: CheckedContinuation<AnswerDelivery, Never>) in
-            queue.async { [self] in
-                widenSendBuffer()
-                sendWhenRoom(requestID, payload: payload, encode) { continuation.resume(returning: $0) }
-            }
+    ) -> DeliveryTicket {
+        let ticket = DeliveryTicket()
+        queue.async { [self] in
+            widenSendBuffer()
+            sendWhenRoom(requestID, payload: payload, encode) { ticket.resolve($0) }
         }
+        return ticket
     }
 
     /// The first time the connection streams, its socket's send buffer is asked for two chunks,

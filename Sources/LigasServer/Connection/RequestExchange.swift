@@ -62,17 +62,19 @@ struct RequestExchange: Sendable {
 
     /// Header, chunks (never more than `chunkSize` each), then the end frame with the SHA-256:
     /// the one the stream brings if it knows it, else computed here chunk by chunk. A cancel
-    /// stops it silently: nothing more is sent for the request id.
+    /// stops it silently: nothing more is sent for the request id. Each frame leaves while the
+    /// next chunk is read (see `Connection.sendStreamFrame`).
     private func stream(_ outgoing: OutgoingStream) async -> Streamed {
         var streamed = Streamed()
-        guard streamed.goesOn(after: await connection.sendStreamFrame(requestID, { [header = outgoing.header] encoder, out in
+        var sending = connection.sendStreamFrame(requestID) { [header = outgoing.header] encoder, out in
             try encoder.appendStreamHeader(id: requestID, header, to: &out)
-        })) else { return streamed }
+        }
         var hasher = outgoing.sha256 == nil ? SHA256() : nil
         do {
             for try await chunk in outgoing.chunks {
                 var offset = chunk.startIndex
                 while offset < chunk.endIndex {
+                    guard streamed.goesOn(after: await sending.delivery) else { return streamed }
                     // A cancel read between two chunks stops the stream here (room is waited for as each is sent).
                     guard !Task.isCancelled else {
                         streamed.summary.outcome = .cancelled
@@ -84,12 +86,14 @@ struct RequestExchange: Sendable {
                     hasher?.update(data: piece)
                     streamed.summary.bytes += piece.count
                     streamed.summary.chunks += 1
-                    guard streamed.goesOn(after: await connection.sendStreamFrame(requestID, payload: piece, { encoder, out in
+                    sending = connection.sendStreamFrame(requestID, payload: piece) { encoder, out in
                         try encoder.appendRawHead(.streamChunk, requestID: requestID, flags: [], payloadCount: piece.count, to: &out)
-                    })) else { return streamed }
+                    }
                 }
             }
         } catch {
+            // The frame on its way first: if it ended the request, the error has no one to go to.
+            guard streamed.goesOn(after: await sending.delivery) else { return streamed }
             let body = (error as? ErrorBody) ?? ErrorBody(code: .internal, message: "stream failed: \(error)")
             streamed.summary.outcome = .failed
             streamed.errorCode = body.code
@@ -98,6 +102,7 @@ struct RequestExchange: Sendable {
             }
             return streamed
         }
+        guard streamed.goesOn(after: await sending.delivery) else { return streamed }
         guard !Task.isCancelled else {
             streamed.summary.outcome = .cancelled
             return streamed

@@ -23,14 +23,16 @@ public final class SQLiteCacheStore: Sendable {
     /// after an image bigger than that went through: SQLite's default of 1,000 pages, in bytes as
     /// with its default 4 KiB pages, so that bigger pages do not make the `-wal` file bigger.
     static let checkpointBytes = 4 << 20
-    /// SQLite's page cache, per connection: 32 pages of 64 KiB. An image piece not read straight
-    /// from the file (Debian's SQLite 3.40 has no direct overflow reads, and a piece still in the
-    /// `-wal` file never has) goes through this cache, five pages a piece; with 512 KiB (8 pages)
-    /// each piece pushed out the three B-tree pages that find the next one, and every piece read
-    /// them again: eight 64 KiB `pread`s a piece instead of five (`perf trace`). What the cache
-    /// holds costs nothing once the daemon is idle: `QuietMemoryRelease` empties it when the last
-    /// client goes. `ligas-bench streams 3 1` / `3 20`, alternating, 512 KiB → 2 MiB: LigasClient
-    /// 812–835 → 884–921 MiB/s (1 MiB) and 1,247–1,318 → 1,331–1,385 MiB/s (20 MiB).
+    /// SQLite's page cache, per connection: 31 pages of 64 KiB (SQLite counts each page's header
+    /// too; its default of 2,000 KiB comes to the same, and this says so rather than relying on
+    /// it). An image piece not read straight from the file (Debian's SQLite 3.40 has no direct
+    /// overflow reads, and a piece still in the `-wal` file never has) goes through this cache,
+    /// five pages a piece; with 512 KiB (7 pages) each piece pushed out the three B-tree pages that
+    /// find the next one, and every piece read them again: eight 64 KiB `pread`s a piece instead of
+    /// five (`perf trace`). Held only while clients are connected: `QuietMemoryRelease` empties
+    /// the idle connections' caches when the last one goes (up to ~1.5 MiB more per connection in
+    /// use until then). `ligas-bench streams 3 1` / `3 20`, alternating, 512 KiB → 2 MiB:
+    /// LigasClient 812–835 → 884–921 MiB/s (1 MiB) and 1,247–1,318 → 1,331–1,385 MiB/s (20 MiB).
     static let pageCacheBytes = 2 << 20
 
     /// Room for feeds on top of the image cap, when no file size cap is given.

@@ -147,6 +147,48 @@ struct FailingStreamTests {
     }
 }
 
+@Suite("Server: a stream's error never overtakes its frames")
+struct StreamErrorOrderTests {
+    /// Request 1 streams 64 MiB to a client that does not read, so that the connection's output
+    /// is full; request 2's source fails before its first chunk, while its header waits for room.
+    struct FullOutputThenFailure: RequestHandler {
+        let big = ScriptedHandler(imageBytes: 64 << 20)
+
+        struct FailsAtOnce: AsyncSequence, Sendable {
+            func makeAsyncIterator() -> Iterator { Iterator() }
+
+            struct Iterator: AsyncIteratorProtocol {
+                mutating func next() async throws -> Data? { throw FailingStreamTests.FailsAfterFirstChunk.failure }
+            }
+        }
+
+        func handle(_ request: Request, context: RequestContext) async -> HandlerOutcome {
+            guard context.requestID == 2 else { return await big.handle(request, context: context) }
+            return .stream(OutgoingStream(
+                header: StreamHeader(contentType: "image/png", totalSize: 1, source: .cache), chunks: FailsAtOnce()))
+        }
+    }
+
+    @Test("A source that fails while its header waits for room: the header, then the error, once the client reads")
+    func errorWaitsForTheHeader() async throws {
+        try await TestServer.run(handler: FullOutputThenFailure()) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            try client.request(1, Call(Methods.Image.self, .team("emelec")))
+            try await server.waitFor("request 1's stream paused") { $0.pausedStreams == 1 }
+            try client.request(2, Call(Methods.Image.self, .team("fails")))
+            try await server.waitFor("request 2's header waiting for room") { $0.pausedStreams == 2 }
+            try client.send { try $0.appendCancel(id: 1, to: &$1) }
+
+            var second: [FrameKind] = []
+            while second.last != .error, let frame = try await client.nextFrame() {
+                if frame.requestID == 2 { second.append(frame.kind) }
+            }
+            #expect(second == [.response, .error])
+        }
+    }
+}
+
 @Suite("Server: streams with a known digest")
 struct KnownDigestStreamingTests {
     /// Streams 300 KiB whose digest the handler says it knows: here a made-up one, so that only a

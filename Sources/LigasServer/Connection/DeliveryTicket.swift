@@ -15,6 +15,7 @@ final class DeliveryTicket: Sendable {
     /// Called once, on the connection's queue.
     func resolve(_ delivery: AnswerDelivery) {
         let waiter = state.withLock { state in
+            precondition(state.delivery == nil, "a frame is delivered once")
             state.delivery = delivery
             defer { state.waiter = nil }
             return state.waiter
@@ -28,6 +29,7 @@ final class DeliveryTicket: Sendable {
             if let delivery = state.withLock({ $0.delivery }) { return delivery }
             return await withCheckedContinuation { continuation in
                 let delivery = state.withLock { state in
+                    precondition(state.waiter == nil, "one caller waits for a ticket")
                     if state.delivery == nil { state.waiter = continuation }
                     return state.delivery
                 }

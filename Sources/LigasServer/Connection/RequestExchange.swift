@@ -58,6 +58,23 @@ struct RequestExchange: Sendable {
             }
             return false
         }
+
+        /// Waits for the frame on its way; its chunk bytes count once it is queued, so the log
+        /// says what the client was sent. Whether the stream goes on.
+        mutating func goesOn(after frame: FrameOnItsWay) async -> Bool {
+            guard goesOn(after: await frame.ticket.delivery) else { return false }
+            if let bytes = frame.chunkBytes {
+                summary.bytes += bytes
+                summary.chunks += 1
+            }
+            return true
+        }
+    }
+
+    /// A frame handed to the connection, and the chunk bytes it carries (nil for the header).
+    private struct FrameOnItsWay {
+        let ticket: DeliveryTicket
+        let chunkBytes: Int?
     }
 
     /// Header, chunks (never more than `chunkSize` each), then the end frame with the SHA-256:
@@ -66,16 +83,16 @@ struct RequestExchange: Sendable {
     /// next chunk is read (see `Connection.sendStreamFrame`).
     private func stream(_ outgoing: OutgoingStream) async -> Streamed {
         var streamed = Streamed()
-        var sending = connection.sendStreamFrame(requestID) { [header = outgoing.header] encoder, out in
+        var sending = FrameOnItsWay(ticket: connection.sendStreamFrame(requestID) { [header = outgoing.header] encoder, out in
             try encoder.appendStreamHeader(id: requestID, header, to: &out)
-        }
+        }, chunkBytes: nil)
         var hasher = outgoing.sha256 == nil ? SHA256() : nil
         do {
             for try await chunk in outgoing.chunks {
                 var offset = chunk.startIndex
                 while offset < chunk.endIndex {
-                    guard streamed.goesOn(after: await sending.delivery) else { return streamed }
-                    // A cancel read between two chunks stops the stream here (room is waited for as each is sent).
+                    guard await streamed.goesOn(after: sending) else { return streamed }
+                    // A cancel read while the frame before went out stops the stream here.
                     guard !Task.isCancelled else {
                         streamed.summary.outcome = .cancelled
                         return streamed
@@ -84,25 +101,25 @@ struct RequestExchange: Sendable {
                     let piece = chunk[offset..<end]
                     offset = end
                     hasher?.update(data: piece)
-                    streamed.summary.bytes += piece.count
-                    streamed.summary.chunks += 1
-                    sending = connection.sendStreamFrame(requestID, payload: piece) { encoder, out in
+                    sending = FrameOnItsWay(ticket: connection.sendStreamFrame(requestID, payload: piece) { encoder, out in
                         try encoder.appendRawHead(.streamChunk, requestID: requestID, flags: [], payloadCount: piece.count, to: &out)
-                    }
+                    }, chunkBytes: piece.count)
                 }
             }
         } catch {
-            // The frame on its way first: if it ended the request, the error has no one to go to.
-            guard streamed.goesOn(after: await sending.delivery) else { return streamed }
+            // The frame on its way first: an error sent now would overtake it (an error is final,
+            // and waits for no room), and if that frame ended the request, no one is left to tell.
+            guard await streamed.goesOn(after: sending) else { return streamed }
             let body = (error as? ErrorBody) ?? ErrorBody(code: .internal, message: "stream failed: \(error)")
-            streamed.summary.outcome = .failed
-            streamed.errorCode = body.code
-            _ = await connection.sendFinal(requestID) { encoder, out in
+            if streamed.goesOn(after: await connection.sendFinal(requestID, { encoder, out in
                 try encoder.appendError(id: requestID, body, to: &out)
+            })) {
+                streamed.summary.outcome = .failed
+                streamed.errorCode = body.code
             }
             return streamed
         }
-        guard streamed.goesOn(after: await sending.delivery) else { return streamed }
+        guard await streamed.goesOn(after: sending) else { return streamed }
         guard !Task.isCancelled else {
             streamed.summary.outcome = .cancelled
             return streamed

@@ -99,27 +99,46 @@ struct StreamingTests {
 
 @Suite("Server: a stream whose source fails")
 struct FailingStreamTests {
-    /// One 100 KiB chunk, then the source fails (a cache piece gone, a remote cut off).
-    struct FailsAfterFirstChunk: RequestHandler {
-        static let failure = ErrorBody(code: .invalidData, message: "piece 1 is gone")
+    static let failure = ErrorBody(code: .invalidData, message: "a piece is gone")
 
-        struct Chunks: AsyncSequence, Sendable {
-            func makeAsyncIterator() -> Iterator { Iterator() }
+    /// `chunks` chunks of 100 KiB, then the source fails (a cache piece gone, a remote cut off).
+    struct FailingChunks: AsyncSequence, Sendable {
+        let chunks: Int
 
-            struct Iterator: AsyncIteratorProtocol {
-                var sent = false
+        func makeAsyncIterator() -> Iterator { Iterator(left: chunks) }
 
-                mutating func next() async throws -> Data? {
-                    guard !sent else { throw FailsAfterFirstChunk.failure }
-                    sent = true
-                    return GeneratedBytes.expected(100 << 10)
-                }
+        struct Iterator: AsyncIteratorProtocol {
+            var left: Int
+
+            mutating func next() async throws -> Data? {
+                guard left > 0 else { throw FailingStreamTests.failure }
+                left -= 1
+                return GeneratedBytes.expected(100 << 10)
             }
         }
 
-        func handle(_ request: Request, context: RequestContext) async -> HandlerOutcome {
+        static func outcome(after chunks: Int) -> HandlerOutcome {
             .stream(OutgoingStream(
-                header: StreamHeader(contentType: "image/png", totalSize: 300 << 10, source: .cache), chunks: Chunks()))
+                header: StreamHeader(contentType: "image/png", totalSize: 300 << 10, source: .cache),
+                chunks: FailingChunks(chunks: chunks)))
+        }
+    }
+
+    /// Fails after one chunk.
+    struct FailsAfterFirstChunk: RequestHandler {
+        func handle(_ request: Request, context: RequestContext) async -> HandlerOutcome {
+            FailingChunks.outcome(after: 1)
+        }
+    }
+
+    /// Request 1 streams 64 MiB to a client that does not read, so that the connection's output
+    /// is full; request 2's source fails before its first chunk, while its header waits for room.
+    struct FullOutputThenFailure: RequestHandler {
+        let big = ScriptedHandler(imageBytes: 64 << 20)
+
+        func handle(_ request: Request, context: RequestContext) async -> HandlerOutcome {
+            guard context.requestID == 2 else { return await big.handle(request, context: context) }
+            return FailingChunks.outcome(after: 0)
         }
     }
 
@@ -140,32 +159,9 @@ struct FailingStreamTests {
             #expect(kinds.first == .response && kinds.last == .error)
             #expect(kinds.dropFirst().dropLast().allSatisfy { $0 == .streamChunk })
             #expect(chunkBytes == 100 << 10)
-            #expect(error == FailsAfterFirstChunk.failure)
+            #expect(error == Self.failure)
             try client.request(2, Call(Methods.Image.self, .team("emelec")))
             #expect(try await client.nextFrame()?.requestID == 2)
-        }
-    }
-}
-
-@Suite("Server: a stream's error never overtakes its frames")
-struct StreamErrorOrderTests {
-    /// Request 1 streams 64 MiB to a client that does not read, so that the connection's output
-    /// is full; request 2's source fails before its first chunk, while its header waits for room.
-    struct FullOutputThenFailure: RequestHandler {
-        let big = ScriptedHandler(imageBytes: 64 << 20)
-
-        struct FailsAtOnce: AsyncSequence, Sendable {
-            func makeAsyncIterator() -> Iterator { Iterator() }
-
-            struct Iterator: AsyncIteratorProtocol {
-                mutating func next() async throws -> Data? { throw FailingStreamTests.FailsAfterFirstChunk.failure }
-            }
-        }
-
-        func handle(_ request: Request, context: RequestContext) async -> HandlerOutcome {
-            guard context.requestID == 2 else { return await big.handle(request, context: context) }
-            return .stream(OutgoingStream(
-                header: StreamHeader(contentType: "image/png", totalSize: 1, source: .cache), chunks: FailsAtOnce()))
         }
     }
 
@@ -185,6 +181,31 @@ struct StreamErrorOrderTests {
                 if frame.requestID == 2 { second.append(frame.kind) }
             }
             #expect(second == [.response, .error])
+        }
+    }
+}
+
+@Suite("Server: a stream's log entry")
+struct StreamLogTests {
+    @Test("A stream cancelled while a chunk waits for room: its entry counts the chunk bytes the client was sent, not that chunk")
+    func cancelledStreamCountsWhatWasSent() async throws {
+        let handler = ScriptedHandler(imageBytes: 64 << 20)
+        try await TestServer.run(handler: handler) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            try client.request(1, Call(Methods.Image.self, .team("emelec")))
+            try await server.waitFor("a chunk waiting for room") { $0.pausedStreams == 1 }
+            try client.send { try $0.appendCancel(id: 1, to: &$1) }
+            try client.request(2, Call(Methods.Ping.self))
+
+            // A cancel purges nothing already queued: every chunk queued before it still arrives.
+            var received = 0
+            while let frame = try await client.nextFrame(), frame.requestID != 2 {
+                if frame.kind == .streamChunk { received += frame.payload.count }
+            }
+            let stream = try await poll("request 1's entry") { server.log.stream(of: 1) }
+            #expect(stream.outcome == .cancelled)
+            #expect(stream.bytes == received)
         }
     }
 }

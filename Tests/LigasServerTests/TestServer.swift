@@ -50,6 +50,10 @@ final class RecordingRequestLog: RequestLog, Sendable {
     func write(_ entry: RequestLogEntry) { entries.withLock { $0.append(entry) } }
     /// The entries so far, as `(request id, error code)`, in the order written.
     var written: [(requestID: UInt32, errorCode: ErrorCode?)] { entries.withLock { $0.map { ($0.requestID, $0.errorCode) } } }
+    /// The stream summary of request `requestID`'s entry, once it is written.
+    func stream(of requestID: UInt32) -> RequestLogEntry.StreamSummary? {
+        entries.withLock { $0.first { $0.requestID == requestID }?.stream }
+    }
 }
 
 /// Answers `ping`, `status` and `describe` at once, `teams` with the league name echoed back after an

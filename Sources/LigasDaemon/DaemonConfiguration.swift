@@ -76,8 +76,14 @@ public struct DaemonConfiguration: Sendable {
     }
 
     /// The base URLs in use, for the start-up log line (never a key: keys are not in URLs).
+    /// Concatenated by hand: the standard library's `joined(separator:)` is generic code that makes
+    /// the runtime scan every protocol conformance in ligasd at start (see `Service.first(of:)`).
     var sourceURLs: String {
-        remoteSources.map { RemoteFailure.redacted($0.baseURL) }.joined(separator: " ")
+        var urls = ""
+        for source in remoteSources {
+            urls += (urls.isEmpty ? "" : " ") + RemoteFailure.redacted(source.baseURL)
+        }
+        return urls
     }
 
     /// What the chosen source cannot do without.

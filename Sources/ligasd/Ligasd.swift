@@ -13,20 +13,24 @@ import Logging
 /// usual, `--help` and `--version` included.
 @main
 enum LigasdMain {
-    static func main() async {
+    static func main() {
         // First, on the main thread: a thread's first allocation takes an arena of its own while
         // the limit allows, so a limit set later is too late for the threads already running.
         MallocTuning.apply()
-        guard CommandLine.arguments.count > 1 else {
-            do {
-                try await Ligasd.serve(commandLine: [:], configFile: nil)
-            } catch let code as ExitCode {
-                exit(code.rawValue)  // the usual end; exit(withError:) would build the help text first
-            } catch {
-                Ligasd.exit(withError: error)
+        Task.detached {
+            guard CommandLine.arguments.count > 1 else {
+                do {
+                    try await Ligasd.serve(commandLine: [:], configFile: nil)
+                } catch let code as ExitCode {
+                    exit(code.rawValue)  // the usual end; exit(withError:) would build the help text first
+                } catch {
+                    Ligasd.exit(withError: error)
+                }
             }
+            await Ligasd.main()
+            exit(0)
         }
-        await Ligasd.main()
+        MainThread.park()
     }
 }
 

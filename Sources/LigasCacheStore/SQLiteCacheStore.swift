@@ -125,7 +125,7 @@ public final class SQLiteCacheStore: Sendable {
     private static func createDirectory(_ directory: String, path: String) throws {
         var partial = ""
         for component in directory.split(separator: "/") {
-            partial += "/" + String(component)  // String + Substring is generic: a runtime conformance scan
+            partial += "/" + String(component)  // String + Substring (unspecialised) made the runtime scan every conformance
             guard mkdir(partial, 0o700) == 0 || errno == EEXIST else {
                 let reason = String(cString: strerror(errno))
                 throw CacheStoreError.unwritable(path: path, reason: "cannot create its directory \(partial): \(reason)")

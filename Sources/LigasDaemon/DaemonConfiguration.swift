@@ -76,8 +76,8 @@ public struct DaemonConfiguration: Sendable {
     }
 
     /// The base URLs in use, for the start-up log line (never a key: keys are not in URLs).
-    /// Concatenated by hand: the standard library's `joined(separator:)` is generic code that makes
-    /// the runtime scan every protocol conformance in ligasd at start (see `Service.first(of:)`).
+    /// Concatenated by hand: the standard library's unspecialised `joined(separator:)` made the
+    /// runtime scan every protocol conformance in ligasd at start (see `first(of:)`, DaemonServices).
     var sourceURLs: String {
         var urls = ""
         for source in remoteSources {

@@ -69,7 +69,7 @@ struct IdleExitService: Service {
     let stop: StopReason
 
     func run() async throws {
-        guard await Self.first(of: idle) != nil else { return }
+        guard await first(of: idle) != nil else { return }
         stop.record(.idle)
     }
 }
@@ -83,7 +83,7 @@ struct StopSignalService: Service {
     let stop: StopReason
 
     func run() async throws {
-        guard let signal = await Self.first(of: signals) else { return }
+        guard let signal = await first(of: signals) else { return }
         server.stopAccepting()
         stop.record(.signal(signal.rawValue))
     }
@@ -113,19 +113,18 @@ struct WatchdogService: Service {
     }
 }
 
-extension Service {
-    /// The first element of `sequence`, or nil once the group shuts down gracefully.
-    ///
-    /// Not `sequence.cancelOnGracefulShutdown()`: its merged and mapped sequences are generic
-    /// types the runtime builds from their mangled names at the first `next()`, and it checks their
-    /// requirements by scanning all ~7,500 protocol conformances in ligasd, once per type and
-    /// protocol. With the two others on the start path (`DaemonConfiguration.sourceURLs`,
-    /// `SQLiteCacheStore.createDirectory`), such scans were 2.3 of the 17.4 million instructions a
-    /// start runs up to its first reply (callgrind).
-    static func first<S: AsyncSequence & Sendable>(of sequence: S) async -> S.Element? where S.Element: Sendable {
-        await cancelWhenGracefulShutdown {
-            var iterator = sequence.makeAsyncIterator()
-            return try? await iterator.next()
-        }
+/// The first element of `sequence`; nil once the group shuts down gracefully or the task is
+/// cancelled (the sequence's `next()` must end on cancellation), or when the sequence ends or fails.
+///
+/// Not `sequence.cancelOnGracefulShutdown()`: its merged and mapped sequences are generic types
+/// that code the compiler did not specialise builds from their mangled names at the first `next()`,
+/// and the runtime checks their requirements by scanning all ~7,500 protocol conformances in
+/// ligasd, once per type and protocol. With the two others on the start path
+/// (`DaemonConfiguration.sourceURLs`, `SQLiteCacheStore.createDirectory`), such scans were 2.3 of
+/// the 17.4 million instructions a start runs up to its first reply (callgrind).
+private func first<S: AsyncSequence & Sendable>(of sequence: S) async -> S.Element? where S.Element: Sendable {
+    await cancelWhenGracefulShutdown {
+        var iterator = sequence.makeAsyncIterator()
+        return try? await iterator.next()
     }
 }

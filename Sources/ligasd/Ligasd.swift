@@ -28,7 +28,7 @@ enum LigasdMain {
                 }
             }
             await Ligasd.main()
-            exit(0)
+            exit(0)  // not reached (ArgumentParser exits on every path); a return must not leave ligasd parked
         }
         MainThread.park()
     }

@@ -49,6 +49,12 @@ final class ClientConnection: @unchecked Sendable {
         var pauses = 0
         /// Answers their callers read themselves (see `call`).
         var answersTakenHere = 0
+        /// Stream headers, and then first chunks, their callers read themselves (see `stream`).
+        var streamHeadersTakenHere = 0
+        var firstChunksTakenHere = 0
+        /// Times a caller waiting here ran out of budget and the reader thread took over (an
+        /// answer, a stream's header, or a stream from its first chunk on).
+        var readerTakeovers = 0
         /// Times the reader thread was told the socket was readable.
         var readerWakeUps = 0
         /// Times the connection left the reader thread's set (see `readerParked`).
@@ -63,7 +69,12 @@ final class ClientConnection: @unchecked Sendable {
         /// `answeredHere` until the caller takes it (see `call`).
         case unaryHere
         case streamHeader(CheckedContinuation<OpenedStream, any Error>)
-        case streaming(StreamReceiver)
+        /// A stream request whose caller waits for the header on its own thread: it goes to
+        /// `openedHere` (see `stream`).
+        case streamHeaderHere
+        /// `readsHere`: the consumer reads the first chunk itself (see `readFirstChunkHere`); until
+        /// then the reader thread does not wait for this stream.
+        case streaming(StreamReceiver, readsHere: Bool)
     }
 
     private let socket: ClientSocket
@@ -74,6 +85,8 @@ final class ClientConnection: @unchecked Sendable {
     private var pending: [UInt32: Pending] = [:]
     /// Answers of `.unaryHere` requests, until their callers take them.
     private var answeredHere: [UInt32: Result<[UInt8], any Error>] = [:]
+    /// Headers of `.streamHeaderHere` requests, until their callers take them.
+    private var openedHere: [UInt32: Result<OpenedStream, any Error>] = [:]
     private var helloWaiter: CheckedContinuation<NegotiatedSession, any Error>?
     /// What this side announced, to check the server's reply against.
     private var sentHello: Hello?
@@ -193,26 +206,36 @@ final class ClientConnection: @unchecked Sendable {
         return (id, alone)
     }
 
-    /// The answer to `id`, waited for here up to the budget; nil past it. The socket is polled
-    /// outside the queue and read inside it, so the reader thread, which serves every connection
-    /// of the process, never waits for this queue longer than a read.
+    /// The answer to `id`, waited for here up to the budget; nil past it.
     private func takeAnswerHere(_ id: UInt32) -> Result<[UInt8], any Error>? {
-        let deadline = ContinuousClock.now + answerHereBudget
+        readHere(until: ContinuousClock.now + answerHereBudget, readFirst: false) {
+            answeredHere.removeValue(forKey: id)  // a failure answers it too (`fail` does)
+        } settle: { answered in
+            if answered != nil { flow.answersTakenHere += 1 } else { flow.readerTakeovers += 1 }
+            answersTakenHere = answered != nil
+        }
+    }
+
+    /// Reads the socket on the caller's thread until `taken` (asked on the queue after every
+    /// read) has what the caller waits for, or `deadline` passes; `settle` then runs on the queue
+    /// with what was taken (nil past the deadline), and it is returned. The socket is polled
+    /// outside the queue and read inside it, so the reader thread, which serves every connection
+    /// of the process, never waits for this queue longer than a read. `readFirst`: read before
+    /// the first poll (when the bytes are most likely there already).
+    private func readHere<T>(
+        until deadline: ContinuousClock.Instant, readFirst: Bool, _ taken: () -> T?, settle: (T?) -> Void
+    ) -> T? {
         var waiting = true
-        var readable = false
+        var readable = readFirst
         while true {
-            let (answered, waitOn) = queue.sync { () -> (Result<[UInt8], any Error>?, Bool) in
+            let (found, waitOn) = queue.sync { () -> (T?, Bool) in
                 if readable, failure == nil, readOnce(honouringFlowControl: true) == .closed { fail(.connectionClosed) }
-                // A failure answers it too (`fail` does).
-                let answered = answeredHere.removeValue(forKey: id)
-                let waitOn = answered == nil && waiting && ContinuousClock.now < deadline
-                if !waitOn {
-                    if answered != nil { flow.answersTakenHere += 1 }
-                    answersTakenHere = answered != nil
-                }
-                return (answered, waitOn)
+                let found = taken()
+                let waitOn = found == nil && waiting && ContinuousClock.now < deadline
+                if !waitOn { settle(found) }
+                return (found, waitOn)
             }
-            guard waitOn else { return answered }
+            guard waitOn else { return found }
             var readiness = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
             let remaining = ((deadline - ContinuousClock.now) / .milliseconds(1)).rounded(.up)
             let ready = poll(&readiness, 1, Int32(min(max(remaining, 0), 60_000)))
@@ -222,11 +245,37 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     /// Sends a request whose answer is a stream; returns its header and its chunks.
+    ///
+    /// A caller alone in the process waits for the header on its own thread, as a call does, and
+    /// its consumer then reads the first chunk the same way (`readFirstChunkHere`): it would only
+    /// wait for both, and the two hand-offs from the reader thread (each a wake-up, and a wait for
+    /// a core while the reader and the daemon keep both busy) came before any hashing could start.
+    /// The reader thread reads the rest ahead while the consumer hashes, which a consumer that read
+    /// every chunk itself could not overlap (`ligas-bench streams`, alternating runs: 1 MiB
+    /// images 1,105–1,273 MiB/s all through the reader, 1,039–1,269 all read here, 1,239–1,407
+    /// with the first chunk here; 20 MiB 1,337–1,455, 1,053–1,385, 1,383–1,496).
     func stream(_ request: Request) async throws -> (id: UInt32, opened: OpenedStream) {
-        let id = queue.sync { allocateID() }
+        let alone = callers.enter()
+        defer { callers.leave() }
+        let (id, waitHere) = queue.sync { () -> (UInt32, Bool) in
+            let id = allocateID()
+            // Cancelled already: the continuation below says so, and nothing is sent.
+            guard failure == nil, alone, pending.isEmpty, !readingPaused, answerHereBudget > .zero, !Task.isCancelled
+            else { return (id, false) }
+            pending[id] = .streamHeaderHere
+            send(request, id: id)
+            parkReader()
+            return (id, true)
+        }
+        if waitHere, let opened = takeStreamHere(id) { return (id, try opened.get()) }
         let opened: OpenedStream = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<OpenedStream, any Error>) in
                 queue.sync { [self] in
+                    if waitHere {
+                        if let opened = openedHere.removeValue(forKey: id) { return continuation.resume(with: opened) }
+                        pending[id] = .streamHeader(continuation)
+                        return wakeReader()
+                    }
                     if let failure { return continuation.resume(throwing: failure) }
                     // Cancelled before this ran: `cancel(id)` found nothing to cancel, so nothing is sent.
                     // (`queue.sync` runs the block on the calling task's thread, so this is its flag.)
@@ -243,6 +292,32 @@ final class ClientConnection: @unchecked Sendable {
         return (id, opened)
     }
 
+    /// The header of stream `id`, waited for here up to the budget; nil past it.
+    private func takeStreamHere(_ id: UInt32) -> Result<OpenedStream, any Error>? {
+        readHere(until: ContinuousClock.now + answerHereBudget, readFirst: false) {
+            openedHere.removeValue(forKey: id)
+        } settle: { opened in
+            if opened != nil { flow.streamHeadersTakenHere += 1 } else { flow.readerTakeovers += 1 }
+            answersTakenHere = opened != nil
+        }
+    }
+
+    /// The first chunk of a stream whose caller read the header itself, read the same way by its
+    /// consumer, for up to the budget; then the reader thread takes the stream over. (Past the
+    /// budget, a daemon fetching a slow remote, or when flow control paused the connection for
+    /// another stream, the consumer then waits for the reader as for any stream.)
+    private func readFirstChunkHere(_ id: UInt32, _ receiver: StreamReceiver) {
+        _ = readHere(until: ContinuousClock.now + answerHereBudget, readFirst: true) { () -> Void? in
+            guard case .streaming(_, readsHere: true) = pending[id], receiver.isEmpty, !readingPaused else { return () }
+            return nil
+        } settle: { _ in
+            guard case .streaming(_, readsHere: true) = pending[id] else { return }
+            if receiver.isEmpty { flow.readerTakeovers += 1 } else { flow.firstChunksTakenHere += 1 }
+            pending[id] = .streaming(receiver, readsHere: false)
+            wakeReader()
+        }
+    }
+
     /// Tells the daemon to stop working on `id`; the caller gets `CancellationError`.
     func cancel(_ id: UInt32) {
         queue.async { [self] in
@@ -251,7 +326,8 @@ final class ClientConnection: @unchecked Sendable {
             case .unary(let continuation): continuation.resume(throwing: CancellationError())
             case .unaryHere: answeredHere[id] = .failure(CancellationError())
             case .streamHeader(let continuation): continuation.resume(throwing: CancellationError())
-            case .streaming(let receiver): receiver.abandon()
+            case .streamHeaderHere: openedHere[id] = .failure(CancellationError())
+            case .streaming(let receiver, _): receiver.abandon()
             }
             var bytes: [UInt8] = []
             try? encoder.appendCancel(id: id, to: &bytes)
@@ -324,11 +400,15 @@ final class ClientConnection: @unchecked Sendable {
     private enum ReadOutcome { case data, wouldBlock, closed }
 
     /// Whether anything waits for the reader thread: the hello, a call's continuation, a stream,
-    /// or late frames of a cancelled request. A caller reading its own answer (`.unaryHere`) does not.
+    /// or late frames of a cancelled request. A caller reading its own answer (`.unaryHere`,
+    /// `.streamHeaderHere`, a stream whose consumer `readsHere`) does not.
     private var readerIsAwaited: Bool {
         dispatchPrecondition(condition: .onQueue(queue))
         return helloWaiter != nil || lateFramesMayCome || pending.values.contains { entry in
-            if case .unaryHere = entry { false } else { true }
+            switch entry {
+            case .unaryHere, .streamHeaderHere, .streaming(_, readsHere: true): false
+            case .unary, .streamHeader, .streaming(_, readsHere: false): true
+            }
         }
     }
 
@@ -418,8 +498,8 @@ final class ClientConnection: @unchecked Sendable {
         func awaitingAnswers() -> Bool {
             pending.values.contains { entry in
                 switch entry {
-                case .unary, .unaryHere, .streamHeader: true
-                case .streaming(let receiver): receiver.consumerIsWaiting
+                case .unary, .unaryHere, .streamHeader, .streamHeaderHere: true
+                case .streaming(let receiver, _): receiver.consumerIsWaiting
                 }
             }
         }
@@ -462,19 +542,30 @@ final class ClientConnection: @unchecked Sendable {
         case .error(let id, let body):
             complete(id, with: .failure(ClientError.server(body)))
         case .streamStart(let id, let header):
-            guard case .streamHeader(let continuation) = pending[id] else { return }
-            let receiver = StreamReceiver(
-                onRelease: { [weak self] count in self?.released(count) },
-                onWait: { [weak self] in self?.released(0) })
-            pending[id] = .streaming(receiver)
-            continuation.resume(returning: (header: header, chunks: receiver))
+            switch pending[id] {
+            case .streamHeader(let continuation):
+                let receiver = StreamReceiver(
+                    onRelease: { [weak self] count in self?.released(count) },
+                    onWait: { [weak self] in self?.released(0) })
+                pending[id] = .streaming(receiver, readsHere: false)
+                continuation.resume(returning: (header: header, chunks: receiver))
+            case .streamHeaderHere:
+                let receiver = StreamReceiver(
+                    onRelease: { [weak self] count in self?.released(count) },
+                    onWait: { [weak self] in self?.released(0) },
+                    readFirstChunk: { [weak self] receiver in self?.readFirstChunkHere(id, receiver) })
+                pending[id] = .streaming(receiver, readsHere: true)
+                openedHere[id] = .success((header: header, chunks: receiver))
+            default:
+                return
+            }
         case .streamChunk(let id, let bytes):
-            guard case .streaming(let receiver) = pending[id] else { return }
+            guard case .streaming(let receiver, _) = pending[id] else { return }
             let now = buffered.add(receiver.receive(bytes), ordering: .sequentiallyConsistent).newValue
             flow.peakBuffered = max(flow.peakBuffered, now)
             updateReading()
         case .streamEnd(let id, let end):
-            guard case .streaming(let receiver) = pending.removeValue(forKey: id) else { return }
+            guard case .streaming(let receiver, _) = pending.removeValue(forKey: id) else { return }
             receiver.finish(verifying: end)
         case .request, .cancel:
             fail(.protocolViolation("a server may not send \(frame.kind) frames"))
@@ -488,7 +579,9 @@ final class ClientConnection: @unchecked Sendable {
         case .unaryHere: answeredHere[id] = result
         case .streamHeader(let continuation):
             continuation.resume(with: result.flatMap { _ in .failure(ClientError.protocolViolation("expected a stream")) })
-        case .streaming(let receiver):
+        case .streamHeaderHere:
+            openedHere[id] = result.flatMap { _ in .failure(ClientError.protocolViolation("expected a stream")) }
+        case .streaming(let receiver, _):
             if case .failure(let error) = result { receiver.finish(throwing: error) }
         case nil: break
         }
@@ -509,7 +602,8 @@ final class ClientConnection: @unchecked Sendable {
             case .unary(let continuation): continuation.resume(throwing: error)
             case .unaryHere: answeredHere[id] = .failure(error)
             case .streamHeader(let continuation): continuation.resume(throwing: error)
-            case .streaming(let receiver): receiver.finish(throwing: error)
+            case .streamHeaderHere: openedHere[id] = .failure(error)
+            case .streaming(let receiver, _): receiver.finish(throwing: error)
             }
         }
         // The daemon sees the connection end now, not when the last reference goes.

@@ -21,6 +21,10 @@ final class StreamReceiver: @unchecked Sendable {
     /// missing: the stream then cannot end well.
     private lazy var hasher: SHA256? = SHA256()
     private var consumed: UInt64 = 0
+    /// Reads the socket on the consumer's thread until the first chunk is in, before the consumer
+    /// first waits (see `ClientConnection.stream`); nil when the reader thread reads it all. Set
+    /// before the consumer has the receiver.
+    private var readFirstChunk: (@Sendable (StreamReceiver) -> Void)?
 
     // Shared with the consumer, under `lock`.
     private let lock = Mutex(())
@@ -38,13 +42,20 @@ final class StreamReceiver: @unchecked Sendable {
     private let onRelease: @Sendable (Int) -> Void
     private let onWait: @Sendable () -> Void
 
-    init(onRelease: @escaping @Sendable (Int) -> Void, onWait: @escaping @Sendable () -> Void) {
+    init(
+        onRelease: @escaping @Sendable (Int) -> Void, onWait: @escaping @Sendable () -> Void,
+        readFirstChunk: (@Sendable (StreamReceiver) -> Void)? = nil
+    ) {
         self.onRelease = onRelease
         self.onWait = onWait
+        self.readFirstChunk = readFirstChunk
     }
 
     /// Whether the consumer is waiting for a chunk (so its buffer is empty).
     var consumerIsWaiting: Bool { lock.withLock { _ in waiter != nil } }
+
+    /// Whether the consumer would find nothing to take: no chunk buffered, and no end.
+    var isEmpty: Bool { lock.withLock { _ in head == chunks.count && ending == nil } }
 
     // MARK: - Producer (the connection's queue)
 
@@ -126,6 +137,10 @@ final class StreamReceiver: @unchecked Sendable {
     /// The next chunk, waiting for one; nil at the end, or at once when the task is cancelled.
     /// Hashed here, on the consumer's side; at the end, checked against the daemon's end frame.
     func next() async throws -> Data? {
+        if let readFirstChunk {
+            self.readFirstChunk = nil
+            readFirstChunk(self)  // even with a chunk in already: it hands the rest to the reader thread
+        }
         switch try await take() {
         case .chunk(let chunk):
             hasher?.update(data: chunk)

@@ -70,7 +70,15 @@ enum EngineMethods {
         }) { arguments, request, _ in
             standings(try await engine.standings(league: arguments.league, policy: policy(request)), arguments.league)
         }
-        router.onStream(Methods.Image.self) { arguments, request, _ in
+        router.onStream(Methods.Image.self, now: { arguments, request, _ in
+            guard let loaded = engine.imageNow(of: WireMapping.imageSubject(arguments), policy: policy(request)) else { return nil }
+            counters.record(loaded.origin)
+            let remembered = loaded.value
+            let header = StreamHeader(
+                contentType: remembered.image.contentType, totalSize: UInt64(remembered.image.bytes.count),
+                source: WireMapping.source(loaded.origin))
+            return ReadyStream(header: header, bytes: remembered.image.bytes, sha256: remembered.sha256)
+        }) { arguments, request, _ in
             let loaded = try await engine.image(of: WireMapping.imageSubject(arguments), policy: policy(request))
             counters.record(loaded.origin)
             let stream = loaded.value

@@ -1,4 +1,5 @@
 import Foundation
+import LigasCacheStore
 import LigasComposition
 import LigasDomain
 import LigasTestSupport
@@ -38,6 +39,27 @@ struct ImagesAcceptanceTests {
             #expect(loaded.origin == .cache)
             #expect(try await loaded.value.collect() == original)
             #expect(environment.requestPaths.count == requestsBefore)
+        }
+    }
+
+    @Test("A cached logo read once is ready now: the stored bytes and digest, by URL or by team, told without waiting")
+    func readyNow() async throws {
+        try await AcceptanceEnvironment.run { environment in
+            let engine = try environment.engine(online: true)
+            let url = try await engine.teams(league: "serie-a").value.first { $0.id == "emelec" }!.logoURL
+            _ = try await engine.image(url: url).value.collect()  // from the remote, then cached
+            #expect(engine.imageNow(of: .url(url), policy: .default) == nil)  // not read from the cache yet
+
+            let cached = try await engine.image(url: url).value.collect()
+            let now = try #require(engine.imageNow(of: .url(url), policy: .default))
+
+            #expect(now.origin == .cache)
+            #expect(now.value.image == cached)
+            #expect(now.value.sha256 == (try SQLiteCacheStore(fileURL: environment.cacheURL).openImage(for: url)?.sha256))
+            #expect(engine.imageNow(of: .team("emelec"), policy: .offline)?.value.image == cached)
+            #expect(engine.imageNow(of: .url(url), policy: .refresh) == nil)
+            environment.clock.advance(by: .sevenDays)
+            #expect(engine.imageNow(of: .url(url), policy: .default) == nil)
         }
     }
 

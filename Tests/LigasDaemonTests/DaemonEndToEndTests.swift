@@ -86,6 +86,31 @@ struct DaemonEndToEndTests {
         }
     }
 
+    @Test("A logo asked for again and again: the same checked bytes, from the cache after the first (even with the remote down), counted as hits")
+    func logoAgainAndAgain() async throws {
+        try await Self.withDaemon { daemon, server in
+            let client = try await daemon.client()
+            defer { client.close() }
+            func download() async throws -> (source: ResultSource, bytes: Data) {
+                let download = try await client.image(.team("emelec"))
+                var bytes = Data()
+                for try await chunk in download { bytes.append(chunk) }
+                return (download.header.source, bytes)
+            }
+            let first = try await download()
+            let hitsBefore = try await client.status().cacheHits
+            let second = try await download()
+            try await server.shutdown()
+            let third = try await download()
+
+            #expect([first.source, second.source, third.source] == [.remote, .cache, .cache])
+            #expect(first.bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+            #expect(second.bytes == first.bytes)
+            #expect(third.bytes == first.bytes)
+            #expect(try await client.status().cacheHits == hitsBefore + 2)
+        }
+    }
+
     @Test("Offline policy with nothing cached: noCache, and the remote sees no request")
     func offlineNothingCached() async throws {
         try await Self.withDaemon { daemon, server in

@@ -91,3 +91,119 @@ struct CacheImageDataUseCaseTests {
         }
     }
 }
+
+@Suite("Load image data from cache: small images kept in memory")
+struct RememberedImagesTests {
+    let store = ImageStoreSpy()
+    let clock = TestClock()
+    let url = URL(string: "https://ligas.test/images/teams/emelec.png")!
+    let other = URL(string: "https://ligas.test/images/teams/barcelona.png")!
+    let digest = Data(repeating: 0x5A, count: 32)
+
+    func sut(rememberingAtMost maxBytes: Int = 4096, imagesOfAtMost maxImageBytes: Int = 2048) -> LocalImageLoader {
+        LocalImageLoader(
+            store: store, currentDate: clock.currentDate, chunkSize: 300,
+            rememberingAtMost: maxBytes, imagesOfAtMost: maxImageBytes)
+    }
+
+    func stub(_ url: URL, size: Int, sha256: Data? = nil) -> Data {
+        let bytes = Fixtures.pngImage(size: size)
+        store.stub(url, CachedImage(image: ImageData(bytes: bytes, contentType: "image/png"), timestamp: clock.now), sha256: sha256 ?? digest)
+        return bytes
+    }
+
+    func collect(_ loaded: Loaded<ImageStream>) async throws -> Data {
+        try await loaded.value.collect().bytes
+    }
+
+    @Test("A small image read once is delivered from memory after: the same bytes and digest, the store read once")
+    func readOnceThenFromMemory() async throws {
+        let bytes = stub(url, size: 1000)
+        let loader = sut()
+
+        #expect(loader.loadFromMemory(url) == nil)
+        let first = try await loader.load(url)
+        #expect(try await collect(first) == bytes)
+        #expect(first.value.sha256 == digest)
+        let second = try await loader.load(url)
+        #expect(try await collect(second) == bytes)
+        let now = try #require(loader.loadFromMemory(url))
+
+        #expect(now.origin == .cache)
+        #expect(now.value.image.bytes == bytes)
+        #expect(now.value.sha256 == digest)
+        #expect(store.messages == [.retrieve(url)])
+    }
+
+    @Test("An image larger than the per-image bound is streamed from the store every time")
+    func largeImagesAreNotKept() async throws {
+        _ = stub(url, size: 3000)
+        let loader = sut()
+
+        _ = try await collect(loader.load(url))
+        _ = try await collect(loader.load(url))
+
+        #expect(loader.loadFromMemory(url) == nil)
+        #expect(store.messages == [.retrieve(url), .retrieve(url)])
+    }
+
+    @Test("An image whose digest the store does not know is not kept")
+    func imagesWithoutDigestAreNotKept() async throws {
+        let bytes = Fixtures.pngImage(size: 1000)
+        store.stub(url, CachedImage(image: ImageData(bytes: bytes, contentType: "image/png"), timestamp: clock.now))
+        let loader = sut()
+
+        _ = try await collect(loader.load(url))
+
+        #expect(loader.loadFromMemory(url) == nil)
+    }
+
+    @Test("An image kept in memory expires like a stored one: not-cached after seven days, and not ready now")
+    func expiresInMemoryToo() async throws {
+        _ = stub(url, size: 1000)
+        let loader = sut()
+        _ = try await collect(loader.load(url))
+
+        clock.advance(by: .sevenDays)
+
+        #expect(loader.loadFromMemory(url) == nil)
+        await #expect(throws: LigasError.noCache) { try await loader.load(url) }
+    }
+
+    @Test("Saving an image forgets those in memory: the store may have evicted them to make room")
+    func savingForgets() async throws {
+        _ = stub(url, size: 1000)
+        let loader = sut()
+        _ = try await collect(loader.load(url))
+
+        try loader.save(ImageData(bytes: Fixtures.png, contentType: "image/png"), for: other)
+
+        #expect(loader.loadFromMemory(url) == nil)
+        _ = try await collect(loader.load(url))
+        #expect(store.messages == [.retrieve(url), .insert(other), .retrieve(url)])
+    }
+
+    @Test("Images in memory stay under their total bound, the least recently kept going first")
+    func boundedInAll() async throws {
+        let third = URL(string: "https://ligas.test/images/teams/liga.png")!
+        for each in [url, other, third] { _ = stub(each, size: 1500) }
+        let loader = sut(rememberingAtMost: 3200, imagesOfAtMost: 2048)
+
+        for each in [url, other, third] { _ = try await collect(loader.load(each)) }
+
+        #expect(loader.loadFromMemory(url) == nil)
+        #expect(loader.loadFromMemory(other) != nil)
+        #expect(loader.loadFromMemory(third) != nil)
+    }
+
+    @Test("Copies of the loader share what it keeps in memory")
+    func copiesShare() async throws {
+        _ = stub(url, size: 1000)
+        let loader = sut()
+        let copy = loader
+
+        _ = try await collect(loader.load(url))
+
+        #expect(copy.loadFromMemory(url) != nil)
+    }
+}

@@ -77,7 +77,11 @@ struct ClientAnswerHereTests {
             let slowClient = try await Self.client(server, budget: .seconds(30), callers: callers)
             let other = try await Self.client(server, budget: .seconds(30), callers: callers)
             defer { slowClient.close(); other.close() }
-            async let slow = slowClient.teams(league: "slow")
+            // Alone, it waits for its answer here, for up to its 30 s: off the cooperative pool, which
+            // the server's request tasks (in this process) need.
+            async let slow = withTaskExecutorPreference(BlockingTaskExecutor(label: "ligas-test-slow")) {
+                try await slowClient.teams(league: "slow")
+            }
             try await poll("the slow request reached the handler") { handler.handled.total == 1 ? () : nil }
             try await other.ping()
             #expect(other.flowStatistics.answersTakenHere == 0)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import LigasProtocol
 import LigasServer
@@ -61,7 +62,9 @@ final class RecordingRequestLog: RequestLog, Sendable {
 /// was read. Some leagues are special: "ready" is answered at once (like a cache hit in memory),
 /// "huge" answers `hugeTeamCount` teams (over 2 MiB encoded), and "hold" is answered at once but
 /// first blocks the thread it runs on, the event loop's (every connection waits), until `held`
-/// is released. `handled` counts the requests that went
+/// is released. So are some teams' images: "ready" is a stream ready in memory (like a small
+/// cached image), "slow" waits for `gate` before its header, and "late" sends its header at once
+/// and its first chunk once `gate` opens. `handled` counts the requests that went
 /// to `handle` (in a task) rather than being answered at once.
 final class ScriptedHandler: RequestHandler, Sendable {
     let gate = Gate()
@@ -105,10 +108,18 @@ final class ScriptedHandler: RequestHandler, Sendable {
                 cacheHits: 0, cacheMisses: 0, remoteFailures: 0))
         }
         router.onNow(Methods.Describe.self) { _, _, _ in Answer(.ligas) }
-        router.onStream(Methods.Image.self) { [imageBytes, produced, streamTerminated] _, _, _ in
-            OutgoingStream(
-                header: StreamHeader(contentType: "image/png", totalSize: UInt64(imageBytes), source: .cache),
-                chunks: GeneratedBytes(total: imageBytes, produced: produced, terminated: streamTerminated))
+        let header = StreamHeader(contentType: "image/png", totalSize: UInt64(imageBytes), source: .cache)
+        router.onStream(Methods.Image.self, now: { [imageBytes] arguments, _, _ in
+            guard arguments == .team("ready") else { return nil }
+            let bytes = GeneratedBytes.expected(imageBytes)
+            return ReadyStream(header: header, bytes: bytes, sha256: Data(SHA256.hash(data: bytes)))
+        }) { [imageBytes, produced, streamTerminated, gate] arguments, _, _ in
+            if arguments == .team("slow") { await gate.wait() }
+            return OutgoingStream(
+                header: header,
+                chunks: GeneratedBytes(
+                    total: imageBytes, produced: produced, terminated: streamTerminated,
+                    firstChunkGate: arguments == .team("late") ? gate : nil))
         }
         return router
     }
@@ -152,27 +163,40 @@ struct GeneratedBytes: AsyncSequence, Sendable {
     let total: Int
     let produced: Counter
     let terminated: Gate
+    /// Opened before the first chunk comes, if any.
+    var firstChunkGate: Gate?
 
     static func byte(at offset: Int) -> UInt8 { UInt8(truncatingIfNeeded: offset &* 31 &+ 7) }
 
-    static func expected(_ total: Int) -> Data { Data((0..<total).map(byte(at:))) }
+    static func expected(_ total: Int) -> Data {
+        var data = Data(count: total)
+        data.withUnsafeMutableBytes { (bytes: UnsafeMutableRawBufferPointer) in
+            for offset in 0..<total { bytes[offset] = byte(at: offset) }
+        }
+        return data
+    }
 
-    func makeAsyncIterator() -> Iterator { Iterator(total: total, produced: produced, terminated: terminated) }
+    func makeAsyncIterator() -> Iterator {
+        Iterator(total: total, produced: produced, terminated: terminated, firstChunkGate: firstChunkGate)
+    }
 
     final class Iterator: AsyncIteratorProtocol {
         let total: Int
         let produced: Counter
         let terminated: Gate
+        let firstChunkGate: Gate?
         var offset = 0
 
-        init(total: Int, produced: Counter, terminated: Gate) {
+        init(total: Int, produced: Counter, terminated: Gate, firstChunkGate: Gate?) {
             self.total = total
             self.produced = produced
             self.terminated = terminated
+            self.firstChunkGate = firstChunkGate
         }
 
         func next() async throws -> Data? {
             guard offset < total else { return nil }
+            if offset == 0, let firstChunkGate { await firstChunkGate.wait() }
             let end = Swift.min(offset + 100 << 10, total)
             let chunk = Data((offset..<end).map(GeneratedBytes.byte(at:)))
             offset = end

@@ -70,6 +70,8 @@ public final class ImageStoreSpy: ImageDataStore, Sendable {
 
     struct State {
         var images: [URL: CachedImage] = [:]
+        /// The digests a store that keeps them would give (`openImage`); none unless stubbed.
+        var digests: [URL: Data] = [:]
         var messages: [Message] = []
         var retrievalError: (any Error)?
         var insertionError: (any Error)?
@@ -82,7 +84,12 @@ public final class ImageStoreSpy: ImageDataStore, Sendable {
     public var messages: [Message] { state.withLockedValue { $0.messages } }
     public var images: [URL: CachedImage] { state.withLockedValue { $0.images } }
 
-    public func stub(_ url: URL, _ image: CachedImage) { state.withLockedValue { $0.images[url] = image } }
+    public func stub(_ url: URL, _ image: CachedImage, sha256: Data? = nil) {
+        state.withLockedValue {
+            $0.images[url] = image
+            $0.digests[url] = sha256
+        }
+    }
     public func failRetrieval(with error: any Error) { state.withLockedValue { $0.retrievalError = error } }
     public func failInsertion(with error: any Error) { state.withLockedValue { $0.insertionError = error } }
 
@@ -94,11 +101,22 @@ public final class ImageStoreSpy: ImageDataStore, Sendable {
         }
     }
 
+    public func openImage(for url: URL) throws -> StoredImage? {
+        let digest = state.withLockedValue { $0.digests[url] }
+        return try retrieveImage(for: url).map { cached in
+            let bytes = cached.image.bytes
+            return StoredImage(
+                contentType: cached.image.contentType, size: bytes.count, timestamp: cached.timestamp, pieceCount: 1,
+                sha256: digest, piece: { _ in bytes })
+        }
+    }
+
     public func insertImage(_ image: CachedImage, for url: URL) throws {
         try state.withLockedValue { state in
             state.messages.append(.insert(url))
             if let error = state.insertionError { throw error }
             state.images[url] = image
+            state.digests[url] = nil
         }
     }
 

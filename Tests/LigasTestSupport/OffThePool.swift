@@ -30,3 +30,20 @@ public final class BlockingActorExecutor: SerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 }
+
+/// A task executor on a queue of its own: async code that may block its thread (a LigasClient
+/// caller reading its own answer, for up to its budget) runs there, with
+/// `withTaskExecutorPreference`, and leaves the cooperative pool to the rest of the process (an
+/// in-process server's request tasks above all).
+public final class BlockingTaskExecutor: TaskExecutor {
+    private let queue: DispatchQueue
+
+    public init(label: String) {
+        queue = DispatchQueue(label: label)
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}

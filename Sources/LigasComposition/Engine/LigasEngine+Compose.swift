@@ -130,6 +130,7 @@ extension LigasEngine {
             teamsCache: teamsCache,
             playersCache: playersCache,
             standingsCache: standingsCache,
+            imageCache: imageCache,
             cacheValidation: ValidateCacheUseCase(
                 feeds: feedStore, images: imageStore, currentDate: currentDate, policy: policy),
             knownImages: KnownImageURLs(sourceBaseURLs: configuration.sources.map(\.baseURL)),

@@ -23,6 +23,33 @@ extension LigasEngine {
         throw search.unreadable ?? LigasError.notFound("no \(subject)")
     }
 
+    /// The URL `imageURL` would find first, when the lists on the way are all decoded in memory
+    /// (its cache pass, told synchronously); nil means "ask `imageURL`".
+    func imageURLFromMemory(of subject: ImageSubject) -> URL? {
+        if case .url(let url) = subject { return url }
+        guard let leagues = leaguesNow(policy: .offline)?.value else { return nil }
+        switch subject {
+        case .url(let url):
+            return url
+        case .league(let id):
+            return leagues.first { $0.id == id }?.logoURL
+        case .team(let id):
+            for league in leagues {
+                guard let teams = teamsNow(league: league.id, policy: .offline)?.value else { return nil }
+                if let team = teams.first(where: { $0.id == id }) { return team.logoURL }
+            }
+        case .player(let id):
+            for league in leagues {
+                guard let teams = teamsNow(league: league.id, policy: .offline)?.value else { return nil }
+                for team in teams {
+                    guard let players = playersNow(team: team.id, policy: .offline)?.value else { return nil }
+                    if let player = players.first(where: { $0.id == id }) { return player.photoURL }
+                }
+            }
+        }
+        return nil
+    }
+
     private func imageURL(of subject: ImageSubject, in pass: LoadPolicy, search: inout Search) async throws -> URL? {
         let leagues = await leagues(policy: pass).value
         switch subject {

@@ -4,8 +4,8 @@ import LigasDomain
 /// memory, told synchronously. The server answers these inside its read handler, with no task
 /// and no thread hop; nil means "not ready now: call the use case", never "nothing cached".
 ///
-/// Only where the use case itself is cache first: leagues, teams, players and standings under
-/// `default` and `offline`. Matches are remote first, and `refresh` always goes to the remote.
+/// Only where the use case itself is cache first: leagues, teams, players, standings and images
+/// under `default` and `offline`. Matches are remote first, and `refresh` always goes to the remote.
 extension LigasEngine {
     public func leaguesNow(policy: LoadPolicy) -> Loaded<[League]>? {
         leaguesUseCase.loadFromMemory(policy: policy)
@@ -21,5 +21,12 @@ extension LigasEngine {
 
     public func standingsNow(league: String, policy: LoadPolicy) -> Loaded<[Standing]>? {
         policy == .refresh ? nil : standingsCache.loadFromMemory(league)
+    }
+
+    /// A small cached image whole in memory (see `LocalImageLoader`), when its URL, and the lists
+    /// that lead to it, are known without waiting.
+    public func imageNow(of subject: ImageSubject, policy: LoadPolicy) -> Loaded<RememberedImage>? {
+        guard policy != .refresh, let url = imageURLFromMemory(of: subject), knownImages.contains(url) else { return nil }
+        return imageCache.loadFromMemory(url)
     }
 }

@@ -17,6 +17,7 @@ public struct LigasEngine: Sendable {
     let teamsCache: LocalFeedLoader<String, [Team]>
     let playersCache: LocalFeedLoader<String, [Player]>
     let standingsCache: LocalFeedLoader<String, [Standing]>
+    let imageCache: LocalImageLoader
     let cacheValidation: ValidateCacheUseCase
     let knownImages: KnownImageURLs
     let cachedImageReferences: CachedImageReferences

@@ -34,6 +34,14 @@ public struct ImageStream: AsyncSequence, Sendable {
         )
     }
 
+    /// A stream over an image remembered whole in memory, cut into `chunkSize` slices without copying.
+    public init(_ remembered: RememberedImage, chunkSize: Int) {
+        self.init(
+            contentType: remembered.image.contentType, expectedLength: remembered.image.bytes.count,
+            sha256: remembered.sha256, chunks: DataChunks(data: remembered.image.bytes, chunkSize: chunkSize)
+        )
+    }
+
     /// A stream over a stored image, reading one piece from the store at a time (on demand)
     /// and cutting it into `chunkSize` slices.
     public init(_ stored: StoredImage, chunkSize: Int) {

@@ -1,6 +1,10 @@
 import FoundationEssentials
 
 /// Use cases "Load image data from cache" and "Cache image data".
+///
+/// Small images read once are kept whole in memory (`RememberedImages`), shared by copies of this
+/// loader; larger ones are streamed from the store piece by piece, so a big image never sits in
+/// memory whole.
 public struct LocalImageLoader: Loader {
     public static let defaultChunkSize = 256 * 1024
 
@@ -8,26 +12,60 @@ public struct LocalImageLoader: Loader {
     private let currentDate: @Sendable () -> Date
     private let policy: CachePolicy
     private let chunkSize: Int
+    private let remembered: RememberedImages
 
     public init(
         store: any ImageDataStore, currentDate: @escaping @Sendable () -> Date,
-        policy: CachePolicy = CachePolicy(), chunkSize: Int = LocalImageLoader.defaultChunkSize
+        policy: CachePolicy = CachePolicy(), chunkSize: Int = LocalImageLoader.defaultChunkSize,
+        rememberingAtMost maxBytes: Int = RememberedImagesLimits.maxBytes,
+        imagesOfAtMost maxImageBytes: Int = RememberedImagesLimits.maxImageBytes
     ) {
         self.store = store
         self.currentDate = currentDate
         self.policy = policy
         self.chunkSize = chunkSize
+        self.remembered = RememberedImages(maxBytes: maxBytes, maxImageBytes: maxImageBytes)
     }
 
     /// Throws `LigasError.noCache` when the image is not cached or has expired.
     public func load(_ url: URL) async throws -> Loaded<ImageStream> {
+        if let image = remembered.image(for: url) {
+            guard policy.validate(image.timestamp, against: currentDate()) else { throw LigasError.noCache }
+            return Loaded(ImageStream(image, chunkSize: chunkSize), from: .cache)
+        }
         guard let stored = try store.openImage(for: url),
               policy.validate(stored.timestamp, against: currentDate())
         else { throw LigasError.noCache }
-        return Loaded(ImageStream(stored, chunkSize: chunkSize), from: .cache)
+        guard let sha256 = stored.sha256, remembered.accepts(size: stored.size) else {
+            return Loaded(ImageStream(stored, chunkSize: chunkSize), from: .cache)
+        }
+        var bytes = Data(capacity: stored.size)
+        for index in 0..<stored.pieceCount { bytes.append(try stored.piece(index)) }
+        let image = RememberedImage(
+            image: ImageData(bytes: bytes, contentType: stored.contentType), sha256: sha256, timestamp: stored.timestamp)
+        remembered.remember(image, for: url)
+        return Loaded(ImageStream(image, chunkSize: chunkSize), from: .cache)
+    }
+
+    /// What `load` would deliver, if it can be told without touching the store: a valid image
+    /// whole in memory. Nil means "ask `load`" (not in memory, or expired), not "nothing cached".
+    /// Synchronous, so a server can answer a cache hit without a task.
+    public func loadFromMemory(_ url: URL) -> Loaded<RememberedImage>? {
+        guard let image = remembered.image(for: url), policy.validate(image.timestamp, against: currentDate())
+        else { return nil }
+        return Loaded(image, from: .cache)
     }
 
     public func save(_ image: ImageData, for url: URL) throws {
+        remembered.forgetAll()
         try store.insertImage(CachedImage(image: image, timestamp: currentDate()), for: url)
     }
+}
+
+/// How much `LocalImageLoader` keeps in memory by default. The providers' logos and photos are
+/// 5–100 KiB: 2 MiB holds every logo of several leagues; an image over 1 MiB is streamed from the
+/// store each time.
+public enum RememberedImagesLimits {
+    public static let maxBytes = 2 << 20
+    public static let maxImageBytes = 1 << 20
 }

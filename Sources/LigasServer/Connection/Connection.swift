@@ -63,8 +63,18 @@ final class Connection: @unchecked Sendable {
     private var encoder: FrameEncoder
     private var output = OutputQueue()
     private var session: NegotiatedSession?
-    private var inFlight: [UInt32: Task<Void, Never>] = [:]
+    private var inFlight: [UInt32: InFlight] = [:]
     private var decodedRequests = DecodedRequests()
+    /// A request in flight: a task, or a stream the queue sends itself (`sendReadyStream`).
+    private enum InFlight {
+        case task(Task<Void, Never>)
+        case readyStream
+
+        /// A ready stream stops by itself once it is no longer in flight.
+        func cancel() {
+            if case .task(let task) = self { task.cancel() }
+        }
+    }
     /// Streams waiting for the client to read (see `sendStreamFrame`); told whether to go on.
     private var roomWaiters: [(requestID: UInt32, resume: (Bool) -> Void)] = []
     private var state = State.open
@@ -135,7 +145,7 @@ final class Connection: @unchecked Sendable {
         idleTimer?.cancel()
         closeTimer?.cancel()
         let cancelled = inFlight.count
-        for task in inFlight.values { task.cancel() }
+        for request in inFlight.values { request.cancel() }
         inFlight.removeAll()
         resumeRoomWaiters(with: false)
         // Out of the loop's set first, then closed: never a number closed while still watched.
@@ -310,15 +320,21 @@ final class Connection: @unchecked Sendable {
         if request.deadlineMs == 0 {
             return answerNow(requestID, .failure(.deadlinePassed), entry: entry, started: started)
         }
-        if let outcome = handler.answerNow(request, context: context) {
+        switch handler.answerNow(request, context: context) {
+        case .readyStream(let ready)?:
+            return sendReadyStream(
+                ReadyStreamSending(requestID: requestID, ready: ready, chunkSize: session.chunkSize, entry: entry, started: started))
+        case let outcome?:
             return answerNow(requestID, outcome, entry: entry, started: started)
+        case nil:
+            break
         }
         let exchange = RequestExchange(
             connection: self, requestID: requestID, request: request, chunkSize: session.chunkSize, entry: entry)
         events.requestStarted()
-        inFlight[requestID] = Task { [handler, requestLog] in
+        inFlight[requestID] = .task(Task { [handler, requestLog] in
             await exchange.run(handler: handler, context: context, log: requestLog)
-        }
+        })
     }
 
     /// Sends an answer that was ready at once, from the read handler itself: no task, no hop.
@@ -340,6 +356,8 @@ final class Connection: @unchecked Sendable {
             delivery = sendAtOnce(requestID) { try encoder.appendError(id: requestID, error, to: &$0) }
         case .stream:
             preconditionFailure("RequestHandler.answerNow returned a stream")
+        case .readyStream:
+            preconditionFailure("a ready stream is sent by sendReadyStream")
         }
         guard entry.record(delivery) else { return }
         entry.durationMicroseconds = (ContinuousClock.now - started).wholeMicroseconds
@@ -357,10 +375,76 @@ final class Connection: @unchecked Sendable {
         return enqueueAnswer(requestID, encode)
     }
 
+    // MARK: - Ready streams
+
+    /// A stream whose bytes are all in memory, on its way (see `sendReadyStream`).
+    private struct ReadyStreamSending {
+        let requestID: UInt32
+        let ready: ReadyStream
+        let chunkSize: Int
+        var entry: RequestLogEntry
+        let started: ContinuousClock.Instant
+        var sent = 0
+        var progress = StreamProgress()
+    }
+
+    /// Sends a stream whose bytes are all in memory (a small cached image) from the queue, with no
+    /// task: the header and the first chunk before the read handler returns, then a chunk per turn
+    /// of the queue, so that what else waits there, a cancel above all, runs between two chunks.
+    /// Backpressure, the end frame and the log entry as for a stream a task sends (`RequestExchange`).
+    private func sendReadyStream(_ sending: ReadyStreamSending) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        var sending = sending
+        sending.entry.source = sending.ready.header.source
+        events.requestStarted()
+        inFlight[sending.requestID] = .readyStream
+        widenSendBuffer()
+        sendWhenRoom(sending.requestID, payload: nil, { [header = sending.ready.header, id = sending.requestID] encoder, out in
+            try encoder.appendStreamHeader(id: id, header, to: &out)
+        }) { [self] delivery in
+            var sending = sending
+            guard sending.progress.goesOn(after: delivery) else { return finishReadyStream(sending) }
+            sendNextChunk(sending)
+        }
+    }
+
+    private func sendNextChunk(_ sending: ReadyStreamSending) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let bytes = sending.ready.bytes
+        guard sending.sent < bytes.count else { return sendReadyStreamEnd(sending) }
+        let start = bytes.startIndex + sending.sent
+        let chunk = bytes[start..<(start + min(sending.chunkSize, bytes.count - sending.sent))]
+        sendWhenRoom(sending.requestID, payload: chunk, { [id = sending.requestID] encoder, out in
+            try encoder.appendRawHead(.streamChunk, requestID: id, flags: [], payloadCount: chunk.count, to: &out)
+        }) { [self] delivery in
+            var sending = sending
+            guard sending.progress.goesOn(after: delivery, chunkBytes: chunk.count) else { return finishReadyStream(sending) }
+            sending.sent += chunk.count
+            queue.async { [self, sending] in sendNextChunk(sending) }
+        }
+    }
+
+    private func sendReadyStreamEnd(_ sending: ReadyStreamSending) {
+        var sending = sending
+        let end = StreamEnd(totalBytes: UInt64(sending.sent), sha256: sending.ready.sha256)
+        _ = sending.progress.goesOn(after: deliver(sending.requestID, final: true, payload: nil) { [id = sending.requestID] encoder, out in
+            try encoder.appendStreamEnd(id: id, end, to: &out)
+        })
+        finishReadyStream(sending)
+    }
+
+    /// The stream's one log entry, however it ended.
+    private func finishReadyStream(_ sending: ReadyStreamSending) {
+        var entry = sending.entry
+        sending.progress.record(in: &entry)
+        entry.durationMicroseconds = (ContinuousClock.now - sending.started).wholeMicroseconds
+        requestLog.write(entry)
+    }
+
     private func cancel(_ requestID: UInt32) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard let task = inFlight.removeValue(forKey: requestID) else { return }
-        task.cancel()
+        guard let request = inFlight.removeValue(forKey: requestID) else { return }
+        request.cancel()
         resumeRoomWaiters(for: requestID, with: false)
         events.requestFinished()
         finishIfDone()

@@ -37,38 +37,13 @@ struct RequestExchange: Sendable {
             })) else { return }
         case .stream(let outgoing):
             entry.source = outgoing.header.source
-            let streamed = await stream(outgoing)
-            entry.stream = streamed.summary
-            entry.errorCode = streamed.errorCode
+            await stream(outgoing).record(in: &entry)
+        case .readyStream(let ready):
+            entry.source = ready.header.source
+            await stream(ready.outgoing).record(in: &entry)
         }
         entry.durationMicroseconds = (ContinuousClock.now - started).wholeMicroseconds
         log.write(entry)
-    }
-
-    private struct Streamed {
-        var summary = RequestLogEntry.StreamSummary()
-        var errorCode: ErrorCode?
-
-        /// Whether the stream goes on after `delivery`; if not, how it ended.
-        mutating func goesOn(after delivery: AnswerDelivery) -> Bool {
-            switch delivery {
-            case .queued: return true
-            case .replaced(let code): summary.outcome = .failed; errorCode = code
-            case .dropped: summary.outcome = .cancelled
-            }
-            return false
-        }
-
-        /// Waits for the frame on its way; its chunk bytes count once it is queued, so the log
-        /// says what the client was sent. Whether the stream goes on.
-        mutating func goesOn(after frame: FrameOnItsWay) async -> Bool {
-            guard goesOn(after: await frame.ticket.delivery) else { return false }
-            if let bytes = frame.chunkBytes {
-                summary.bytes += bytes
-                summary.chunks += 1
-            }
-            return true
-        }
     }
 
     /// A frame handed to the connection, and the chunk bytes it carries (nil for the header).
@@ -81,8 +56,8 @@ struct RequestExchange: Sendable {
     /// the one the stream brings if it knows it, else computed here chunk by chunk. A cancel
     /// stops it silently: nothing more is sent for the request id. Each frame leaves while the
     /// next chunk is read (see `Connection.sendStreamFrame`).
-    private func stream(_ outgoing: OutgoingStream) async -> Streamed {
-        var streamed = Streamed()
+    private func stream(_ outgoing: OutgoingStream) async -> StreamProgress {
+        var streamed = StreamProgress()
         var sending = FrameOnItsWay(ticket: connection.sendStreamFrame(requestID) { [header = outgoing.header] encoder, out in
             try encoder.appendStreamHeader(id: requestID, header, to: &out)
         }, chunkBytes: nil)
@@ -91,7 +66,7 @@ struct RequestExchange: Sendable {
             for try await chunk in outgoing.chunks {
                 var offset = chunk.startIndex
                 while offset < chunk.endIndex {
-                    guard await streamed.goesOn(after: sending) else { return streamed }
+                    guard await streamed.goesOn(after: sending.ticket.delivery, chunkBytes: sending.chunkBytes) else { return streamed }
                     // A cancel read while the frame before went out stops the stream here.
                     guard !Task.isCancelled else {
                         streamed.summary.outcome = .cancelled
@@ -109,7 +84,7 @@ struct RequestExchange: Sendable {
         } catch {
             // The frame on its way first: an error sent now would overtake it (an error is final,
             // and waits for no room), and if that frame ended the request, no one is left to tell.
-            guard await streamed.goesOn(after: sending) else { return streamed }
+            guard await streamed.goesOn(after: sending.ticket.delivery, chunkBytes: sending.chunkBytes) else { return streamed }
             let body = (error as? ErrorBody) ?? ErrorBody(code: .internal, message: "stream failed: \(error)")
             if streamed.goesOn(after: await connection.sendFinal(requestID, { encoder, out in
                 try encoder.appendError(id: requestID, body, to: &out)
@@ -119,7 +94,7 @@ struct RequestExchange: Sendable {
             }
             return streamed
         }
-        guard await streamed.goesOn(after: sending) else { return streamed }
+        guard await streamed.goesOn(after: sending.ticket.delivery, chunkBytes: sending.chunkBytes) else { return streamed }
         guard !Task.isCancelled else {
             streamed.summary.outcome = .cancelled
             return streamed

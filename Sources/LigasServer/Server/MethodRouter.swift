@@ -105,6 +105,19 @@ public struct MethodRouter: RequestHandler {
         }
     }
 
+    /// Answers a streaming `method` at once when `now` has all of its bytes in memory (a small
+    /// cached image), else with `later`.
+    public mutating func onStream<M: RPCMethod>(
+        _ method: M.Type,
+        now: @escaping @Sendable (M.Arguments, Request, RequestContext) -> ReadyStream?,
+        _ later: @escaping @Sendable (M.Arguments, Request, RequestContext) async throws -> OutgoingStream
+    ) where M.Result == StreamHeader {
+        onStream(method, later)
+        routes[M.name]?.now = { request, context in
+            now(Self.arguments(M.self, of: request), request, context).map { .readyStream($0) }
+        }
+    }
+
     /// Methods of the table nothing answers (the daemon refuses to start with any).
     public var unrouted: [String] {
         Methods.all.map { $0.name }.filter { routes[$0] == nil }

@@ -18,7 +18,40 @@ public enum HandlerOutcome: Sendable {
     /// The header goes out as the response; then the chunks (re-cut to the negotiated chunk
     /// size) and a `streamEnd` with the byte count and SHA-256. Chunks must throw `ErrorBody`.
     case stream(OutgoingStream)
+    /// A stream whose bytes are all in memory already (a small cached image): sent from the
+    /// connection's queue, chunk by chunk, with no task. What `answerNow` answers a stream with.
+    case readyStream(ReadyStream)
     case failure(ErrorBody)
+}
+
+/// A stream's header and all of its bytes, in memory, with their SHA-256 (for the end frame).
+public struct ReadyStream: Sendable {
+    public var header: StreamHeader
+    public var bytes: Data
+    /// Must be the SHA-256 of `bytes`: the client checks it against what it received.
+    public var sha256: Data
+
+    public init(header: StreamHeader, bytes: Data, sha256: Data) {
+        self.header = header
+        self.bytes = bytes
+        self.sha256 = sha256
+    }
+
+    /// The same stream for a request task to send (see `RequestExchange`).
+    var outgoing: OutgoingStream {
+        OutgoingStream(header: header, chunks: OneChunk(bytes: bytes), sha256: sha256)
+    }
+
+    private struct OneChunk: AsyncSequence, AsyncIteratorProtocol, Sendable {
+        var bytes: Data?
+
+        func makeAsyncIterator() -> Self { self }
+
+        mutating func next() async throws -> Data? {
+            defer { bytes = nil }
+            return bytes
+        }
+    }
 }
 
 /// What a streaming method answers.
@@ -40,7 +73,7 @@ public struct OutgoingStream: Sendable {
 /// What the server calls for every request; the daemon implements it over the data engine.
 public protocol RequestHandler: Sendable {
     /// The answer, when it is ready without waiting (`ping`, `status`, a cache hit already in
-    /// memory). The server calls this first, inside its read handler, and sends what it returns
+    /// memory, a small cached image: a `readyStream`, never a `stream`). The server calls this first, inside its read handler, and sends what it returns
     /// before it reads on: no task, no task group, no thread hop. Nil: `handle` answers.
     /// It must not block: it runs on the connection's queue.
     func answerNow(_ request: Request, context: RequestContext) -> HandlerOutcome?

@@ -1,0 +1,114 @@
+import Foundation
+@testable import LigasClient
+import LigasProtocol
+import LigasServer
+import LigasTestSupport
+import Testing
+
+/// A download alone in the process: its caller reads the header and its consumer the first chunk on
+/// their own thread (within the budget), and the reader thread reads the rest.
+@Suite("LigasClient: a download alone in the process reads its start itself")
+struct ClientStreamHereTests {
+    static let size = 1 << 20
+
+    /// Off the cooperative pool: a consumer reading here blocks its thread, and the test server's
+    /// request tasks (in this process) must still find one.
+    static func download(_ client: LigasClient, _ team: String) async throws -> Data {
+        try await withTaskExecutorPreference(BlockingTaskExecutor(label: "ligas-test-download")) {
+            var bytes = Data()
+            for try await chunk in try await client.image(.team(team)) { bytes.append(chunk) }
+            return bytes
+        }
+    }
+
+    @Test("Header and first chunk read here, the rest through the reader thread: every byte, checked", arguments: ["ready", "emelec"])
+    func startReadHere(team: String) async throws {
+        try await TestServer.run(handler: ScriptedHandler(imageBytes: Self.size)) { server in
+            let client = try await ClientAnswerHereTests.client(server, budget: .seconds(30))
+            defer { client.close() }
+            #expect(try await Self.download(client, team) == GeneratedBytes.expected(Self.size))
+            #expect(try await Self.download(client, team) == GeneratedBytes.expected(Self.size))
+            let flow = client.flowStatistics
+            #expect(flow.streamHeadersTakenHere == 2)
+            #expect(flow.firstChunksTakenHere == 2)
+            #expect(flow.readerTakeovers == 0)
+        }
+    }
+
+    @Test("With no budget, a download comes all through the reader thread: the same bytes")
+    func noBudget() async throws {
+        try await TestServer.run(handler: ScriptedHandler(imageBytes: Self.size)) { server in
+            let client = try await ClientAnswerHereTests.client(server, budget: .zero)
+            defer { client.close() }
+            #expect(try await Self.download(client, "ready") == GeneratedBytes.expected(Self.size))
+            let flow = client.flowStatistics
+            #expect(flow.streamHeadersTakenHere == 0)
+            #expect(flow.firstChunksTakenHere == 0)
+        }
+    }
+
+    @Test("A header that comes after the budget: the reader thread takes it over, and the download completes")
+    func lateHeader() async throws {
+        let handler = ScriptedHandler(imageBytes: Self.size)
+        try await TestServer.run(handler: handler) { server in
+            let client = try await ClientAnswerHereTests.client(server, budget: .milliseconds(1))
+            defer { client.close() }
+            async let bytes = Self.download(client, "slow")
+            try await poll("the reader took the header over") { client.flowStatistics.readerTakeovers == 1 ? () : nil }
+            handler.gate.open()
+            #expect(try await bytes == GeneratedBytes.expected(Self.size))
+            #expect(client.flowStatistics.streamHeadersTakenHere == 0)
+        }
+    }
+
+    @Test("A first chunk that comes after the budget: the reader thread takes the stream over, and the download completes")
+    func lateFirstChunk() async throws {
+        let handler = ScriptedHandler(imageBytes: Self.size)
+        try await TestServer.run(handler: handler) { server in
+            // Long enough for the header (which comes at once), not for the first chunk (which waits).
+            let client = try await ClientAnswerHereTests.client(server, budget: .milliseconds(200))
+            defer { client.close() }
+            async let bytes = Self.download(client, "late")
+            try await poll("the reader took the stream over") { client.flowStatistics.readerTakeovers == 1 ? () : nil }
+            handler.gate.open()
+            #expect(try await bytes == GeneratedBytes.expected(Self.size))
+            #expect(client.flowStatistics.firstChunksTakenHere == 0)
+        }
+    }
+
+    @Test("A download while another call is in flight in the process comes through the reader thread")
+    func notAlone() async throws {
+        let handler = ScriptedHandler(imageBytes: Self.size)
+        try await TestServer.run(handler: handler) { server in
+            let callers = CallsInFlight()
+            let slowClient = try await ClientAnswerHereTests.client(server, budget: .seconds(30), callers: callers)
+            let client = try await ClientAnswerHereTests.client(server, budget: .seconds(30), callers: callers)
+            defer { slowClient.close(); client.close() }
+            // Alone, it waits here, off the pool (see `download`).
+            async let slow = withTaskExecutorPreference(BlockingTaskExecutor(label: "ligas-test-slow")) {
+                try await slowClient.teams(league: "slow")
+            }
+            try await poll("the slow request reached the handler") { handler.handled.total == 1 ? () : nil }
+            #expect(try await Self.download(client, "ready") == GeneratedBytes.expected(Self.size))
+            #expect(client.flowStatistics.streamHeadersTakenHere == 0)
+            handler.gate.open()
+            #expect(try await slow.value.map(\.id) == ["slow"])
+        }
+    }
+
+    @Test("A download abandoned before its first chunk: the daemon is told, and the next download on the connection is whole")
+    func abandonedBeforeFirstChunk() async throws {
+        let handler = ScriptedHandler(imageBytes: Self.size)
+        try await TestServer.run(handler: handler) { server in
+            let client = try await ClientAnswerHereTests.client(server, budget: .seconds(30))
+            defer { client.close() }
+            try await withTaskExecutorPreference(BlockingTaskExecutor(label: "ligas-test-download")) {
+                let download = try await client.image(.team("late"))
+                _ = download.makeAsyncIterator()  // dropped unfinished: the cancel goes out
+            }
+            handler.gate.open()
+            await handler.streamTerminated.wait()
+            #expect(try await Self.download(client, "ready") == GeneratedBytes.expected(Self.size))
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Crypto
+import Foundation
+import LigasProtocol
+import LigasServer
+import LigasTestSupport
+import Testing
+
+/// A stream whose bytes are all in memory (a small cached image) is sent by the connection's queue
+/// itself, with no task: the same frames, limits and log entry as any stream.
+@Suite("Server: a stream ready in memory")
+struct ReadyStreamTests {
+    @Test("Sent from the read handler, no task: a header, chunks no larger than the negotiated size, an end with its SHA-256, one entry")
+    func completeReadyStream() async throws {
+        let handler = ScriptedHandler(imageBytes: 300_000)
+        try await TestServer.run(handler: handler) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello(chunkSize: 40_000)
+            try client.request(1, Call(Methods.Image.self, .team("ready")))
+
+            guard case .streamStart(1, let header) = try await client.nextMessage() else { throw RawClientError.unexpected("no header") }
+            var bytes = Data()
+            var chunkSizes: [Int] = []
+            var end: StreamEnd?
+            while end == nil, let message = try await client.nextMessage() {
+                switch message {
+                case .streamChunk(1, let chunk): bytes.append(contentsOf: chunk); chunkSizes.append(chunk.count)
+                case .streamEnd(1, let last): end = last
+                default: throw RawClientError.unexpected("\(message)")
+                }
+            }
+            #expect(header.totalSize == 300_000)
+            #expect(header.source == .cache)
+            #expect(chunkSizes.allSatisfy { $0 <= 40_000 })
+            #expect(bytes == GeneratedBytes.expected(300_000))
+            #expect(end?.totalBytes == 300_000)
+            #expect(end?.sha256 == Data(SHA256.hash(data: bytes)))
+            #expect(handler.handled.total == 0)
+            let entry = try await poll("request 1's entry") { server.log.stream(of: 1) }
+            #expect(entry.outcome == .complete)
+            #expect(entry.bytes == 300_000)
+            #expect(entry.chunks == chunkSizes.count)
+            try await server.waitFor("the request counted as served") { $0.inFlightRequests == 0 && $0.requestsServed == 1 }
+        }
+    }
+
+    @Test("Cancel mid-stream: nothing more for that id but what was queued, the connection goes on, and the entry counts what was sent")
+    func cancelMidStream() async throws {
+        var limits = ServerLimits()
+        limits.streamHighWater = 256 << 10
+        let handler = ScriptedHandler(imageBytes: 4 << 20)
+        try await TestServer.run(limits: limits, handler: handler) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            try client.request(1, Call(Methods.Image.self, .team("ready")))
+            try await server.waitFor("a chunk waiting for room") { $0.pausedStreams == 1 }
+            try client.send { try $0.appendCancel(id: 1, to: &$1) }
+            try client.request(2, Call(Methods.Ping.self))
+
+            var received = 0
+            var afterHeader: [FrameKind] = []
+            while let frame = try await client.nextFrame(), frame.requestID != 2 {
+                afterHeader.append(frame.kind)
+                if frame.kind == .streamChunk { received += frame.payload.count }
+            }
+            #expect(!afterHeader.contains(.streamEnd))
+            #expect(!afterHeader.contains(.error))
+            #expect(received < 4 << 20)
+            let entry = try await poll("request 1's entry") { server.log.stream(of: 1) }
+            #expect(entry.outcome == .cancelled)
+            #expect(entry.bytes == received)
+            try await server.waitFor("nothing in flight") { $0.inFlightRequests == 0 && $0.pausedStreams == 0 }
+        }
+    }
+
+    @Test("A client that stops reading: the stream waits for room (bounded output) and other clients are unaffected")
+    func clientStopsReading() async throws {
+        var limits = ServerLimits()
+        limits.streamHighWater = 256 << 10
+        try await TestServer.run(limits: limits, handler: ScriptedHandler(imageBytes: 4 << 20)) { server in
+            let reader = try RawClient(path: server.path)
+            _ = try await reader.hello()
+            try reader.request(1, Call(Methods.Image.self, .team("ready")))
+            try await server.waitFor("stream paused") { $0.pausedStreams == 1 && $0.inFlightRequests == 1 }
+
+            let other = try RawClient(path: server.path)
+            _ = try await other.hello()
+            try other.request(1, Call(Methods.Ping.self))
+            #expect(try await other.nextFrame()?.kind == .response)
+        }
+    }
+
+    @Test("A client that disconnects mid-stream: the request ends, its entry says cancelled, and the server carries on")
+    func disconnectMidStream() async throws {
+        var limits = ServerLimits()
+        limits.streamHighWater = 256 << 10
+        try await TestServer.run(limits: limits, handler: ScriptedHandler(imageBytes: 4 << 20)) { server in
+            do {
+                let client = try RawClient(path: server.path)
+                _ = try await client.hello()
+                try client.request(1, Call(Methods.Image.self, .team("ready")))
+                try await server.waitFor("stream paused") { $0.pausedStreams == 1 }
+            }
+            try await server.waitFor("connection gone") { $0.openConnections == 0 && $0.inFlightRequests == 0 && $0.pausedStreams == 0 }
+            let entry = try await poll("request 1's entry") { server.log.stream(of: 1) }
+            #expect(entry.outcome == .cancelled)
+            let other = try RawClient(path: server.path)
+            _ = try await other.hello()
+            try other.request(1, Call(Methods.Ping.self))
+            #expect(try await other.nextFrame()?.kind == .response)
+        }
+    }
+}

@@ -46,9 +46,18 @@ extension SQLiteCacheStore: ImageDataStore {
     /// The whole image at once (`openImage` streams it instead).
     public func retrieveImage(for url: URL) throws -> CachedImage? {
         guard let stored = try openImage(for: url) else { return nil }
-        var bytes = Data(capacity: stored.size)
-        for index in 0..<stored.pieceCount { bytes.append(try stored.piece(index)) }
-        return CachedImage(image: ImageData(bytes: bytes, contentType: stored.contentType), timestamp: stored.timestamp)
+        return CachedImage(image: try stored.whole(), timestamp: stored.timestamp)
+    }
+
+    /// One transaction; a URL no longer cached is skipped. A failure is left for the next read
+    /// or save to meet: the order of eviction is a hint, not data.
+    public func markUsed(_ urls: [URL]) {
+        guard !urls.isEmpty else { return }
+        try? write { db in
+            for url in urls {
+                try db.run("UPDATE image SET last_used = (SELECT MAX(last_used) + 1 FROM image) WHERE url = ?", [url.absoluteString])
+            }
+        }
     }
 
     public func insertImage(_ cached: CachedImage, for url: URL) throws {

@@ -52,8 +52,9 @@ final class ClientConnection: @unchecked Sendable {
         /// Stream headers, and then first chunks, their callers read themselves (see `stream`).
         var streamHeadersTakenHere = 0
         var firstChunksTakenHere = 0
-        /// Times a caller waiting here ran out of budget and the reader thread took over (an
-        /// answer, a stream's header, or a stream from its first chunk on).
+        /// Times a caller waiting here stopped (past its budget; for a first chunk, also when not
+        /// alone any more, or when flow control paused the connection) and the reader thread took
+        /// over: an answer, a stream's header, or a stream from its first chunk on.
         var readerTakeovers = 0
         /// Times the reader thread was told the socket was readable.
         var readerWakeUps = 0
@@ -229,8 +230,12 @@ final class ClientConnection: @unchecked Sendable {
         var readable = readFirst
         while true {
             let (found, waitOn) = queue.sync { () -> (T?, Bool) in
-                if readable, failure == nil, readOnce(honouringFlowControl: true) == .closed { fail(.connectionClosed) }
-                let found = taken()
+                // Taken first: a read now could take the bytes of another caller polling the socket.
+                var found = taken()
+                if found == nil, readable, failure == nil {
+                    if readOnce(honouringFlowControl: true) == .closed { fail(.connectionClosed) }
+                    found = taken()
+                }
                 let waitOn = found == nil && waiting && ContinuousClock.now < deadline
                 if !waitOn { settle(found) }
                 return (found, waitOn)
@@ -267,7 +272,14 @@ final class ClientConnection: @unchecked Sendable {
             parkReader()
             return (id, true)
         }
-        if waitHere, let opened = takeStreamHere(id) { return (id, try opened.get()) }
+        if waitHere, let opened = takeStreamHere(id) {
+            // Cancelled while it waited here: the cancel the continuation's handler would send.
+            guard !Task.isCancelled else {
+                cancel(id)
+                throw CancellationError()
+            }
+            return (id, try opened.get())
+        }
         let opened: OpenedStream = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<OpenedStream, any Error>) in
                 queue.sync { [self] in
@@ -303,11 +315,16 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     /// The first chunk of a stream whose caller read the header itself, read the same way by its
-    /// consumer, for up to the budget; then the reader thread takes the stream over. (Past the
-    /// budget, a daemon fetching a slow remote, or when flow control paused the connection for
-    /// another stream, the consumer then waits for the reader as for any stream.)
+    /// consumer, if it is still alone in the process, for up to the budget; then the reader thread
+    /// takes the stream over. (Past the budget, a daemon fetching a slow remote, or when flow
+    /// control paused the connection for another stream, the consumer then waits for the reader
+    /// as for any stream.) Alone, because two callers reading here at once would take each
+    /// other's bytes, and the one left in `poll` would wait out its budget.
     private func readFirstChunkHere(_ id: UInt32, _ receiver: StreamReceiver) {
-        _ = readHere(until: ContinuousClock.now + answerHereBudget, readFirst: true) { () -> Void? in
+        let alone = callers.enter()
+        defer { callers.leave() }
+        let budget = alone ? answerHereBudget : .zero
+        _ = readHere(until: ContinuousClock.now + budget, readFirst: true) { () -> Void? in
             guard case .streaming(_, readsHere: true) = pending[id], receiver.isEmpty, !readingPaused else { return () }
             return nil
         } settle: { _ in
@@ -542,22 +559,23 @@ final class ClientConnection: @unchecked Sendable {
         case .error(let id, let body):
             complete(id, with: .failure(ClientError.server(body)))
         case .streamStart(let id, let header):
+            let waiter: CheckedContinuation<OpenedStream, any Error>?
             switch pending[id] {
-            case .streamHeader(let continuation):
-                let receiver = StreamReceiver(
-                    onRelease: { [weak self] count in self?.released(count) },
-                    onWait: { [weak self] in self?.released(0) })
-                pending[id] = .streaming(receiver, readsHere: false)
-                continuation.resume(returning: (header: header, chunks: receiver))
-            case .streamHeaderHere:
-                let receiver = StreamReceiver(
-                    onRelease: { [weak self] count in self?.released(count) },
-                    onWait: { [weak self] in self?.released(0) },
-                    readFirstChunk: { [weak self] receiver in self?.readFirstChunkHere(id, receiver) })
-                pending[id] = .streaming(receiver, readsHere: true)
+            case .streamHeader(let continuation): waiter = continuation
+            case .streamHeaderHere: waiter = nil
+            default: return
+            }
+            var readFirstChunk: (@Sendable (StreamReceiver) -> Void)?
+            if waiter == nil { readFirstChunk = { [weak self] receiver in self?.readFirstChunkHere(id, receiver) } }
+            let receiver = StreamReceiver(
+                onRelease: { [weak self] count in self?.released(count) },
+                onWait: { [weak self] in self?.released(0) },
+                readFirstChunk: readFirstChunk)
+            pending[id] = .streaming(receiver, readsHere: waiter == nil)
+            if let waiter {
+                waiter.resume(returning: (header: header, chunks: receiver))
+            } else {
                 openedHere[id] = .success((header: header, chunks: receiver))
-            default:
-                return
             }
         case .streamChunk(let id, let bytes):
             guard case .streaming(let receiver, _) = pending[id] else { return }

@@ -229,6 +229,21 @@ struct SQLiteImageCacheTests {
         #expect(try store.imageBytes() == 800)
     }
 
+    @Test("Images marked used (served from memory) are evicted after the others, in the order given; unknown URLs are skipped")
+    func markedUsedEvictedLast() throws {
+        let store = try SQLiteCacheStore(fileURL: fileURL, imageCapacityBytes: 1000)
+        try store.insertImage(image(300), for: url("a"))
+        try store.insertImage(image(300), for: url("b"))
+        try store.insertImage(image(300), for: url("c"))
+        store.markUsed([url("b"), url("gone"), url("a")])  // c is now the least recently used, then b
+
+        try store.insertImage(image(300), for: url("d"))
+        #expect(try store.retrieveImage(for: url("c")) == nil)
+        try store.insertImage(image(300), for: url("e"))
+        #expect(try store.retrieveImage(for: url("b")) == nil)
+        #expect(try store.retrieveImage(for: url("a")) != nil)
+    }
+
     @Test("Opening the most recently used image again writes nothing; opening an older one makes it the newest")
     func openingTheNewestWritesNothing() throws {
         let store = try SQLiteCacheStore(fileURL: fileURL)

@@ -170,29 +170,48 @@ struct RememberedImagesTests {
         await #expect(throws: LigasError.noCache) { try await loader.load(url) }
     }
 
-    @Test("Saving an image forgets those in memory: the store may have evicted them to make room")
+    @Test("Saving an image first marks those in memory used (least recently used first), then forgets them: the store may evict some to make room")
     func savingForgets() async throws {
+        let third = URL(string: "https://ligas.test/images/teams/liga.png")!
         _ = stub(url, size: 1000)
+        _ = stub(third, size: 1000)
         let loader = sut()
         _ = try await collect(loader.load(url))
+        _ = try await collect(loader.load(third))
+        _ = try await collect(loader.load(url))  // from memory: url is now the most recently used
 
         try loader.save(ImageData(bytes: Fixtures.png, contentType: "image/png"), for: other)
 
         #expect(loader.loadFromMemory(url) == nil)
         _ = try await collect(loader.load(url))
-        #expect(store.messages == [.retrieve(url), .insert(other), .retrieve(url)])
+        #expect(store.messages == [.retrieve(url), .retrieve(third), .markUsed([third, url]), .insert(other), .retrieve(url)])
     }
 
-    @Test("Images in memory stay under their total bound, the least recently kept going first")
+    @Test("An image read while a save runs is not kept: it may be older than what the store then holds")
+    func readDuringSaveIsNotKept() async throws {
+        let bytes = Fixtures.pngImage(size: 1000)
+        let racing = RacingStore(image: CachedImage(image: ImageData(bytes: bytes, contentType: "image/png"), timestamp: clock.now), sha256: digest)
+        let loader = LocalImageLoader(store: racing, currentDate: clock.currentDate)
+        racing.whileReading = { try? loader.save(ImageData(bytes: Fixtures.png, contentType: "image/png"), for: url) }
+
+        #expect(try await collect(loader.load(url)) == bytes)  // what was read is delivered...
+
+        #expect(loader.loadFromMemory(url) == nil)  // ...but not kept
+    }
+
+    @Test("Images in memory stay under their total bound, the least recently used going first")
     func boundedInAll() async throws {
         let third = URL(string: "https://ligas.test/images/teams/liga.png")!
         for each in [url, other, third] { _ = stub(each, size: 1500) }
         let loader = sut(rememberingAtMost: 3200, imagesOfAtMost: 2048)
 
-        for each in [url, other, third] { _ = try await collect(loader.load(each)) }
+        _ = try await collect(loader.load(url))
+        _ = try await collect(loader.load(other))
+        _ = try await collect(loader.load(url))  // from memory: other is now the least recently used
+        _ = try await collect(loader.load(third))
 
-        #expect(loader.loadFromMemory(url) == nil)
-        #expect(loader.loadFromMemory(other) != nil)
+        #expect(loader.loadFromMemory(url) != nil)
+        #expect(loader.loadFromMemory(other) == nil)
         #expect(loader.loadFromMemory(third) != nil)
     }
 
@@ -206,4 +225,32 @@ struct RememberedImagesTests {
 
         #expect(copy.loadFromMemory(url) != nil)
     }
+}
+
+/// A store whose image read runs `whileReading` before it returns the bytes: a save that
+/// completes while a load reads.
+final class RacingStore: ImageDataStore, @unchecked Sendable {
+    let image: CachedImage
+    let sha256: Data
+    var whileReading: () -> Void = {}
+
+    init(image: CachedImage, sha256: Data) {
+        self.image = image
+        self.sha256 = sha256
+    }
+
+    func retrieveImage(for url: URL) throws -> CachedImage? { image }
+
+    func openImage(for url: URL) throws -> StoredImage? {
+        let bytes = image.image.bytes
+        return StoredImage(
+            contentType: image.image.contentType, size: bytes.count, timestamp: image.timestamp, pieceCount: 1,
+            sha256: sha256, piece: { [self] _ in
+                whileReading()
+                return bytes
+            })
+    }
+
+    func insertImage(_ image: CachedImage, for url: URL) throws {}
+    func deleteImages(savedAtOrBefore cutoff: Date) throws -> Int { 0 }
 }

@@ -66,10 +66,13 @@ struct ClientStreamHereTests {
         let handler = ScriptedHandler(imageBytes: Self.size)
         try await TestServer.run(handler: handler) { server in
             // Long enough for the header (which comes at once), not for the first chunk (which waits).
-            let client = try await ClientAnswerHereTests.client(server, budget: .milliseconds(200))
+            let client = try await ClientAnswerHereTests.client(server, budget: .seconds(2))
             defer { client.close() }
             async let bytes = Self.download(client, "late")
-            try await poll("the reader took the stream over") { client.flowStatistics.readerTakeovers == 1 ? () : nil }
+            try await poll("the reader took the stream over from its first chunk") {
+                let flow = client.flowStatistics
+                return flow.streamHeadersTakenHere == 1 && flow.readerTakeovers == 1 ? () : nil
+            }
             handler.gate.open()
             #expect(try await bytes == GeneratedBytes.expected(Self.size))
             #expect(client.flowStatistics.firstChunksTakenHere == 0)
@@ -107,8 +110,26 @@ struct ClientStreamHereTests {
                 _ = download.makeAsyncIterator()  // dropped unfinished: the cancel goes out
             }
             handler.gate.open()
-            await handler.streamTerminated.wait()
+            try await poll("the daemon let go of the stream") { handler.streamTerminated.isOpen ? () : nil }
             #expect(try await Self.download(client, "ready") == GeneratedBytes.expected(Self.size))
+        }
+    }
+
+    @Test("A caller cancelled while it waits here for the header gets CancellationError, and the daemon is told")
+    func cancelledWhileWaitingForTheHeader() async throws {
+        let handler = ScriptedHandler(imageBytes: 8 << 20)
+        try await TestServer.run(handler: handler) { server in
+            let client = try await ClientAnswerHereTests.client(server, budget: .seconds(30))
+            defer { client.close() }
+            let attempt = Task(executorPreference: BlockingTaskExecutor(label: "ligas-test-download")) {
+                _ = try await client.image(.team("slow"))
+            }
+            try await poll("the request reached the handler") { handler.handled.total == 1 ? () : nil }
+            attempt.cancel()
+            handler.gate.open()  // the header comes while the caller still waits here
+            await #expect(throws: CancellationError.self) { try await attempt.value }
+            try await poll("the daemon let go of the stream") { handler.streamTerminated.isOpen ? () : nil }
+            try await client.ping()
         }
     }
 }

@@ -72,7 +72,7 @@ struct ReadyStreamTests {
         }
     }
 
-    @Test("A client that stops reading: the stream waits for room (bounded output) and other clients are unaffected")
+    @Test("A client that stops reading: the stream waits for room, still in flight, and other clients are unaffected")
     func clientStopsReading() async throws {
         var limits = ServerLimits()
         limits.streamHighWater = 256 << 10
@@ -107,6 +107,74 @@ struct ReadyStreamTests {
             _ = try await other.hello()
             try other.request(1, Call(Methods.Ping.self))
             #expect(try await other.nextFrame()?.kind == .response)
+        }
+    }
+
+    @Test("An id cancelled and at once asked again (PROTOCOL.md §6 forbids it): the cancelled stream sends nothing under the new request")
+    func reusedIDAfterCancel() async throws {
+        let size = 64 << 10
+        try await TestServer.run(handler: ScriptedHandler(imageBytes: size)) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello(chunkSize: 32)
+            var bytes: [UInt8] = []
+            let encoder = FrameEncoder()
+            let image = Request(Call(Methods.Image.self, .team("ready")))
+            try encoder.appendRequest(id: 5, image, to: &bytes)
+            try encoder.appendCancel(id: 5, to: &bytes)
+            try encoder.appendRequest(id: 5, image, to: &bytes)
+            client.send(bytes)
+
+            var headers = 0
+            var ends: [StreamEnd] = []
+            var sinceLastHeader = 0
+            while ends.isEmpty, let message = try await client.nextMessage() {
+                switch message {
+                case .streamStart(5, _): headers += 1; sinceLastHeader = 0
+                case .streamChunk(5, let chunk): sinceLastHeader += chunk.count
+                case .streamEnd(5, let end): ends.append(end)
+                default: throw RawClientError.unexpected("\(message)")
+                }
+            }
+            #expect(headers == 2)
+            #expect(ends.first?.totalBytes == UInt64(size))
+            #expect(sinceLastHeader == size)  // the second stream's bytes alone, after its header
+            try client.request(6, Call(Methods.Ping.self))
+            #expect(try await client.nextFrame()?.requestID == 6)  // nothing more for id 5 came first
+            let entries = server.log.streams(of: 5)
+            #expect(entries.map(\.outcome) == [.cancelled, .complete])
+        }
+    }
+
+    /// Answers every image with a ready stream from `handle`, in a task (the server supports it
+    /// there too, as any stream).
+    struct ReadyFromATask: RequestHandler {
+        static let bytes = GeneratedBytes.expected(100_000)
+
+        func handle(_ request: Request, context: RequestContext) async -> HandlerOutcome {
+            .readyStream(ReadyStream(
+                header: StreamHeader(contentType: "image/png", totalSize: UInt64(Self.bytes.count), source: .cache),
+                bytes: Self.bytes, sha256: Data(SHA256.hash(data: Self.bytes))))
+        }
+    }
+
+    @Test("A ready stream answered by a task is sent like any stream")
+    func readyStreamFromATask() async throws {
+        try await TestServer.run(handler: ReadyFromATask()) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello(chunkSize: 40_000)
+            try client.request(1, Call(Methods.Image.self, .team("emelec")))
+            guard case .streamStart(1, _) = try await client.nextMessage() else { throw RawClientError.unexpected("no header") }
+            var bytes = Data()
+            var end: StreamEnd?
+            while end == nil, let message = try await client.nextMessage() {
+                switch message {
+                case .streamChunk(1, let chunk): bytes.append(contentsOf: chunk)
+                case .streamEnd(1, let last): end = last
+                default: throw RawClientError.unexpected("\(message)")
+                }
+            }
+            #expect(bytes == ReadyFromATask.bytes)
+            #expect(end?.sha256 == Data(SHA256.hash(data: bytes)))
         }
     }
 }

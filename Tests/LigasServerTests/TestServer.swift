@@ -51,6 +51,10 @@ final class RecordingRequestLog: RequestLog, Sendable {
     func write(_ entry: RequestLogEntry) { entries.withLock { $0.append(entry) } }
     /// The entries so far, as `(request id, error code)`, in the order written.
     var written: [(requestID: UInt32, errorCode: ErrorCode?)] { entries.withLock { $0.map { ($0.requestID, $0.errorCode) } } }
+    /// The stream summaries of request `requestID`'s entries, in the order written.
+    func streams(of requestID: UInt32) -> [RequestLogEntry.StreamSummary] {
+        entries.withLock { $0.filter { $0.requestID == requestID }.compactMap(\.stream) }
+    }
     /// The stream summary of request `requestID`'s entry, once it is written.
     func stream(of requestID: UInt32) -> RequestLogEntry.StreamSummary? {
         entries.withLock { $0.first { $0.requestID == requestID }?.stream }

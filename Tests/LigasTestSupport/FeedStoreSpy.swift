@@ -65,7 +65,7 @@ public final class FeedStoreSpy: FeedStore, Sendable {
 /// An in-memory `ImageDataStore` that records what was asked of it and can be told to fail.
 public final class ImageStoreSpy: ImageDataStore, Sendable {
     public enum Message: Hashable, Sendable {
-        case retrieve(URL), insert(URL), deleteSavedAtOrBefore(Date)
+        case retrieve(URL), insert(URL), deleteSavedAtOrBefore(Date), markUsed([URL])
     }
 
     struct State {
@@ -99,6 +99,11 @@ public final class ImageStoreSpy: ImageDataStore, Sendable {
             if let error = state.retrievalError { throw error }
             return state.images[url]
         }
+    }
+
+    public func markUsed(_ urls: [URL]) {
+        guard !urls.isEmpty else { return }
+        state.withLockedValue { $0.messages.append(.markUsed(urls)) }
     }
 
     public func openImage(for url: URL) throws -> StoredImage? {

@@ -29,8 +29,8 @@ extension LigasEngine {
         if case .url(let url) = subject { return url }
         guard let leagues = leaguesNow(policy: .offline)?.value else { return nil }
         switch subject {
-        case .url(let url):
-            return url
+        case .url:
+            return nil  // answered above
         case .league(let id):
             return leagues.first { $0.id == id }?.logoURL
         case .team(let id):

@@ -37,6 +37,13 @@ public struct StoredImage: Sendable {
         self.piece = piece
     }
 
+    /// All of its pieces, read now, as one image.
+    public func whole() throws -> ImageData {
+        var bytes = Data(capacity: size)
+        for index in 0..<pieceCount { bytes.append(try piece(index)) }
+        return ImageData(bytes: bytes, contentType: contentType)
+    }
+
     /// An image already whole in memory, as one piece.
     public init(_ cached: CachedImage) {
         let bytes = cached.image.bytes
@@ -55,9 +62,15 @@ public protocol ImageDataStore: Sendable {
     func insertImage(_ image: CachedImage, for url: URL) throws
     /// Returns how many images were deleted.
     func deleteImages(savedAtOrBefore cutoff: Date) throws -> Int
+    /// Marks these images as used, in this order (the last one most recently), for eviction: they
+    /// were served from memory since the store last read them. Best effort.
+    func markUsed(_ urls: [URL])
 }
 
 extension ImageDataStore {
+    /// For stores that evict nothing (test doubles).
+    public func markUsed(_ urls: [URL]) {}
+
     /// For stores that keep images whole (test doubles): the whole image as one piece.
     public func openImage(for url: URL) throws -> StoredImage? {
         try retrieveImage(for: url).map(StoredImage.init)

@@ -30,20 +30,20 @@ public struct LocalImageLoader: Loader {
     /// Throws `LigasError.noCache` when the image is not cached or has expired.
     public func load(_ url: URL) async throws -> Loaded<ImageStream> {
         if let image = remembered.image(for: url) {
-            guard policy.validate(image.timestamp, against: currentDate()) else { throw LigasError.noCache }
-            return Loaded(ImageStream(image, chunkSize: chunkSize), from: .cache)
+            if policy.validate(image.timestamp, against: currentDate()) {
+                return Loaded(ImageStream(image, chunkSize: chunkSize), from: .cache)
+            }
+            remembered.forget(url)  // the store's copy is as old: it says so below
         }
+        let generation = remembered.generation
         guard let stored = try store.openImage(for: url),
               policy.validate(stored.timestamp, against: currentDate())
         else { throw LigasError.noCache }
         guard let sha256 = stored.sha256, remembered.accepts(size: stored.size) else {
             return Loaded(ImageStream(stored, chunkSize: chunkSize), from: .cache)
         }
-        var bytes = Data(capacity: stored.size)
-        for index in 0..<stored.pieceCount { bytes.append(try stored.piece(index)) }
-        let image = RememberedImage(
-            image: ImageData(bytes: bytes, contentType: stored.contentType), sha256: sha256, timestamp: stored.timestamp)
-        remembered.remember(image, for: url)
+        let image = RememberedImage(image: try stored.whole(), sha256: sha256, timestamp: stored.timestamp)
+        remembered.remember(image, for: url, readAt: generation)
         return Loaded(ImageStream(image, chunkSize: chunkSize), from: .cache)
     }
 
@@ -56,8 +56,13 @@ public struct LocalImageLoader: Loader {
         return Loaded(image, from: .cache)
     }
 
+    /// The images kept in memory are forgotten before the store changes and again after it (see
+    /// `RememberedImages`); the store is told first that they were used since it was last asked,
+    /// so that its eviction does not take the most used logos for the least.
     public func save(_ image: ImageData, for url: URL) throws {
+        store.markUsed(remembered.urlsByUse)
         remembered.forgetAll()
+        defer { remembered.forgetAll() }
         try store.insertImage(CachedImage(image: image, timestamp: currentDate()), for: url)
     }
 }

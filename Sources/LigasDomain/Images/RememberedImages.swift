@@ -21,16 +21,17 @@ public struct RememberedImage: Sendable {
 /// cached logo is ready now, and a server can send it from its read handler with no task.
 ///
 /// Bounded: only images of at most `maxImageBytes`, and `maxBytes` in all, the least recently
-/// remembered going first. Entries are validated against the cache policy on every use, like
-/// stored ones, and any save through the loader forgets them all (the store may evict others to
-/// make room), so the memory never answers what the store would not. One thing it skips: an
-/// image served from memory is not marked used in the store's eviction order.
+/// used going first. Entries are validated against the cache policy on every use, like stored
+/// ones, and a save through the loader forgets them all, before it writes and again after (the
+/// store may evict others to make room); an image read before that second time is not kept (the
+/// `generation` a read starts from must still be current when it is kept), so the memory never
+/// answers what the store would not.
 final class RememberedImages: Sendable {
     private struct Entries {
-        var byURL: [URL: RememberedImage] = [:]
-        /// Oldest first.
-        var order: [URL] = []
+        var byURL: [URL: (image: RememberedImage, lastUse: UInt64)] = [:]
         var bytes = 0
+        var uses: UInt64 = 0
+        var generation: UInt64 = 0
     }
 
     private let entries = Mutex(Entries())
@@ -44,29 +45,52 @@ final class RememberedImages: Sendable {
 
     func accepts(size: Int) -> Bool { size <= maxImageBytes }
 
+    /// Counts as a use (see `remember`).
     func image(for url: URL) -> RememberedImage? {
-        entries.withLock { $0.byURL[url] }
+        entries.withLock { entries in
+            guard let found = entries.byURL[url] else { return nil }
+            entries.uses += 1
+            entries.byURL[url]?.lastUse = entries.uses
+            return found.image
+        }
     }
 
-    func remember(_ remembered: RememberedImage, for url: URL) {
+    /// Changes whenever the images are forgotten: what a read that may keep its image starts from.
+    var generation: UInt64 { entries.withLock { $0.generation } }
+
+    /// Keeps `remembered`, unless the images were forgotten since `generation` was read (a save
+    /// ran meanwhile: what was read may be older than what the store now holds).
+    func remember(_ remembered: RememberedImage, for url: URL, readAt generation: UInt64) {
         let size = remembered.image.bytes.count
         guard accepts(size: size) else { return }
         entries.withLock { entries in
-            if let old = entries.byURL.removeValue(forKey: url) {
-                entries.bytes -= old.image.bytes.count
-                entries.order.removeAll { $0 == url }
+            guard entries.generation == generation else { return }
+            if let old = entries.byURL.removeValue(forKey: url) { entries.bytes -= old.image.image.bytes.count }
+            while entries.bytes + size > maxBytes,
+                  let oldest = entries.byURL.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                entries.byURL[oldest.key] = nil
+                entries.bytes -= oldest.value.image.image.bytes.count
             }
-            while entries.bytes + size > maxBytes, !entries.order.isEmpty {
-                let oldest = entries.order.removeFirst()
-                entries.bytes -= entries.byURL.removeValue(forKey: oldest)?.image.bytes.count ?? 0
-            }
-            entries.byURL[url] = remembered
-            entries.order.append(url)
+            entries.uses += 1
+            entries.byURL[url] = (remembered, entries.uses)
             entries.bytes += size
         }
     }
 
+    /// The URLs kept, least recently used first.
+    var urlsByUse: [URL] {
+        entries.withLock { $0.byURL.sorted { $0.value.lastUse < $1.value.lastUse }.map(\.key) }
+    }
+
+    func forget(_ url: URL) {
+        entries.withLock { entries in
+            if let old = entries.byURL.removeValue(forKey: url) { entries.bytes -= old.image.image.bytes.count }
+        }
+    }
+
     func forgetAll() {
-        entries.withLock { $0 = Entries() }
+        entries.withLock { entries in
+            entries = Entries(generation: entries.generation + 1)
+        }
     }
 }

@@ -9,7 +9,8 @@ import Logging
 ///
 /// Confinement, not locks: every mutable property is read and written only on the loop's queue
 /// (the methods that change state check it with `dispatchPrecondition`). An answer ready now is
-/// sent from the read handler; other requests run as Swift tasks on the global executor (so that
+/// sent from the read handler (a stream ready in memory, chunk by chunk from the queue: see
+/// `sendReadyStream`); other requests run as Swift tasks on the global executor (so that
 /// their synchronous work, decoding a feed, writing the cache, never holds up the loop), and
 /// whatever they produce hops to the loop's queue before it touches the connection.
 /// Writability is watched only while output is pending.
@@ -65,16 +66,19 @@ final class Connection: @unchecked Sendable {
     private var session: NegotiatedSession?
     private var inFlight: [UInt32: InFlight] = [:]
     private var decodedRequests = DecodedRequests()
-    /// A request in flight: a task, or a stream the queue sends itself (`sendReadyStream`).
+    /// A request in flight: a task, or a stream the queue sends itself (`sendReadyStream`), known
+    /// by a token of its own: its id may be in flight again for another request once it is
+    /// cancelled (a client that breaks PROTOCOL.md §6), and the stream must not send under it.
     private enum InFlight {
         case task(Task<Void, Never>)
-        case readyStream
+        case readyStream(token: UInt64)
 
-        /// A ready stream stops by itself once it is no longer in flight.
+        /// A ready stream stops by itself at its next step, once it is no longer in flight.
         func cancel() {
             if case .task(let task) = self { task.cancel() }
         }
     }
+    private var readyStreamTokens: UInt64 = 0
     /// Streams waiting for the client to read (see `sendStreamFrame`); told whether to go on.
     private var roomWaiters: [(requestID: UInt32, resume: (Bool) -> Void)] = []
     private var state = State.open
@@ -380,6 +384,7 @@ final class Connection: @unchecked Sendable {
     /// A stream whose bytes are all in memory, on its way (see `sendReadyStream`).
     private struct ReadyStreamSending {
         let requestID: UInt32
+        var token: UInt64 = 0
         let ready: ReadyStream
         let chunkSize: Int
         var entry: RequestLogEntry
@@ -396,8 +401,10 @@ final class Connection: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         var sending = sending
         sending.entry.source = sending.ready.header.source
+        readyStreamTokens += 1
+        sending.token = readyStreamTokens
         events.requestStarted()
-        inFlight[sending.requestID] = .readyStream
+        inFlight[sending.requestID] = .readyStream(token: sending.token)
         widenSendBuffer()
         sendWhenRoom(sending.requestID, payload: nil, { [header = sending.ready.header, id = sending.requestID] encoder, out in
             try encoder.appendStreamHeader(id: id, header, to: &out)
@@ -410,6 +417,7 @@ final class Connection: @unchecked Sendable {
 
     private func sendNextChunk(_ sending: ReadyStreamSending) {
         dispatchPrecondition(condition: .onQueue(queue))
+        guard isInFlight(sending) else { return finishReadyStream(sending, cancelled: true) }
         let bytes = sending.ready.bytes
         guard sending.sent < bytes.count else { return sendReadyStreamEnd(sending) }
         let start = bytes.startIndex + sending.sent
@@ -425,6 +433,7 @@ final class Connection: @unchecked Sendable {
     }
 
     private func sendReadyStreamEnd(_ sending: ReadyStreamSending) {
+        dispatchPrecondition(condition: .onQueue(queue))
         var sending = sending
         let end = StreamEnd(totalBytes: UInt64(sending.sent), sha256: sending.ready.sha256)
         _ = sending.progress.goesOn(after: deliver(sending.requestID, final: true, payload: nil) { [id = sending.requestID] encoder, out in
@@ -433,8 +442,17 @@ final class Connection: @unchecked Sendable {
         finishReadyStream(sending)
     }
 
+    /// Whether this stream is still the request in flight under its id (not cancelled, and not
+    /// followed by another request with the same id).
+    private func isInFlight(_ sending: ReadyStreamSending) -> Bool {
+        if case .readyStream(sending.token)? = inFlight[sending.requestID] { true } else { false }
+    }
+
     /// The stream's one log entry, however it ended.
-    private func finishReadyStream(_ sending: ReadyStreamSending) {
+    private func finishReadyStream(_ sending: ReadyStreamSending, cancelled: Bool = false) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        var sending = sending
+        if cancelled { _ = sending.progress.goesOn(after: .dropped) }
         var entry = sending.entry
         sending.progress.record(in: &entry)
         entry.durationMicroseconds = (ContinuousClock.now - sending.started).wholeMicroseconds

@@ -73,9 +73,11 @@ public struct OutgoingStream: Sendable {
 /// What the server calls for every request; the daemon implements it over the data engine.
 public protocol RequestHandler: Sendable {
     /// The answer, when it is ready without waiting (`ping`, `status`, a cache hit already in
-    /// memory, a small cached image: a `readyStream`, never a `stream`). The server calls this first, inside its read handler, and sends what it returns
-    /// before it reads on: no task, no task group, no thread hop. Nil: `handle` answers.
-    /// It must not block: it runs on the connection's queue.
+    /// memory, a small cached image: a `readyStream`, never a `stream`). The server calls this
+    /// first, inside its read handler, and sends what it returns before it reads on (a ready
+    /// stream: its header and first chunk, the rest on later turns of the queue): no task, no task
+    /// group, no thread hop. Nil: `handle` answers. It must not block: it runs on the connection's
+    /// queue.
     func answerNow(_ request: Request, context: RequestContext) -> HandlerOutcome?
 
     func handle(_ request: Request, context: RequestContext) async -> HandlerOutcome

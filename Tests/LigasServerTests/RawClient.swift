@@ -92,6 +92,22 @@ final class RawClient: @unchecked Sendable {
         return try Message(frame: frame)
     }
 
+    /// A whole stream of request `id`: its header, each chunk's size, the bytes, and its end.
+    /// Anything else that comes is an error.
+    func stream(_ id: UInt32) async throws -> (header: StreamHeader, chunkSizes: [Int], bytes: Data, end: StreamEnd) {
+        guard case .streamStart(id, let header) = try await nextMessage() else { throw RawClientError.unexpected("no header") }
+        var bytes = Data()
+        var chunkSizes: [Int] = []
+        while let message = try await nextMessage() {
+            switch message {
+            case .streamChunk(id, let chunk): bytes.append(contentsOf: chunk); chunkSizes.append(chunk.count)
+            case .streamEnd(id, let end): return (header, chunkSizes, bytes, end)
+            default: throw RawClientError.unexpected("\(message)")
+            }
+        }
+        throw RawClientError.unexpected("closed mid-stream")
+    }
+
     /// Reads until the server closes; returns what came before.
     func framesUntilClosed() async throws -> [Frame] {
         var frames: [Frame] = []

@@ -17,23 +17,13 @@ struct ReadyStreamTests {
             _ = try await client.hello(chunkSize: 40_000)
             try client.request(1, Call(Methods.Image.self, .team("ready")))
 
-            guard case .streamStart(1, let header) = try await client.nextMessage() else { throw RawClientError.unexpected("no header") }
-            var bytes = Data()
-            var chunkSizes: [Int] = []
-            var end: StreamEnd?
-            while end == nil, let message = try await client.nextMessage() {
-                switch message {
-                case .streamChunk(1, let chunk): bytes.append(contentsOf: chunk); chunkSizes.append(chunk.count)
-                case .streamEnd(1, let last): end = last
-                default: throw RawClientError.unexpected("\(message)")
-                }
-            }
+            let (header, chunkSizes, bytes, end) = try await client.stream(1)
             #expect(header.totalSize == 300_000)
             #expect(header.source == .cache)
             #expect(chunkSizes.allSatisfy { $0 <= 40_000 })
             #expect(bytes == GeneratedBytes.expected(300_000))
-            #expect(end?.totalBytes == 300_000)
-            #expect(end?.sha256 == Data(SHA256.hash(data: bytes)))
+            #expect(end.totalBytes == 300_000)
+            #expect(end.sha256 == Data(SHA256.hash(data: bytes)))
             #expect(handler.handled.total == 0)
             let entry = try await poll("request 1's entry") { server.log.stream(of: 1) }
             #expect(entry.outcome == .complete)
@@ -163,18 +153,9 @@ struct ReadyStreamTests {
             let client = try RawClient(path: server.path)
             _ = try await client.hello(chunkSize: 40_000)
             try client.request(1, Call(Methods.Image.self, .team("emelec")))
-            guard case .streamStart(1, _) = try await client.nextMessage() else { throw RawClientError.unexpected("no header") }
-            var bytes = Data()
-            var end: StreamEnd?
-            while end == nil, let message = try await client.nextMessage() {
-                switch message {
-                case .streamChunk(1, let chunk): bytes.append(contentsOf: chunk)
-                case .streamEnd(1, let last): end = last
-                default: throw RawClientError.unexpected("\(message)")
-                }
-            }
+            let (_, _, bytes, end) = try await client.stream(1)
             #expect(bytes == ReadyFromATask.bytes)
-            #expect(end?.sha256 == Data(SHA256.hash(data: bytes)))
+            #expect(end.sha256 == Data(SHA256.hash(data: bytes)))
         }
     }
 }

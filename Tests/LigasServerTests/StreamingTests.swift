@@ -16,22 +16,12 @@ struct StreamingTests {
             _ = try await client.hello(chunkSize: 40_000)
             try client.request(1, Call(Methods.Image.self, .team("emelec")))
 
-            guard case .streamStart(1, let header) = try await client.nextMessage() else { throw RawClientError.unexpected("no header") }
-            var bytes = Data()
-            var chunkSizes: [Int] = []
-            var end: StreamEnd?
-            while end == nil, let message = try await client.nextMessage() {
-                switch message {
-                case .streamChunk(1, let chunk): bytes.append(contentsOf: chunk); chunkSizes.append(chunk.count)
-                case .streamEnd(1, let last): end = last
-                default: throw RawClientError.unexpected("\(message)")
-                }
-            }
+            let (header, chunkSizes, bytes, end) = try await client.stream(1)
             #expect(header.totalSize == 300_000)
             #expect(chunkSizes.allSatisfy { $0 <= 40_000 })
             #expect(bytes == GeneratedBytes.expected(300_000))
-            #expect(end?.totalBytes == 300_000)
-            #expect(end?.sha256 == Data(SHA256.hash(data: bytes)))
+            #expect(end.totalBytes == 300_000)
+            #expect(end.sha256 == Data(SHA256.hash(data: bytes)))
         }
     }
 

@@ -256,9 +256,10 @@ final class ClientConnection: @unchecked Sendable {
     /// wait for both, and the two hand-offs from the reader thread (each a wake-up, and a wait for
     /// a core while the reader and the daemon keep both busy) came before any hashing could start.
     /// The reader thread reads the rest ahead while the consumer hashes, which a consumer that read
-    /// every chunk itself could not overlap (`ligas-bench streams`, alternating runs: 1 MiB
-    /// images 1,105–1,273 MiB/s all through the reader, 1,039–1,269 all read here, 1,239–1,407
-    /// with the first chunk here; 20 MiB 1,337–1,455, 1,053–1,385, 1,383–1,496).
+    /// every chunk itself could not overlap (`ligas-bench streams`, alternating runs, the header
+    /// read here in all three: 1 MiB images 970–1,273 MiB/s with every chunk through the reader,
+    /// 1,039–1,269 with every chunk read here, 1,239–1,407 with the first chunk here; 20 MiB
+    /// 1,337–1,511, 1,053–1,385, 1,383–1,496 but for one run of 952).
     func stream(_ request: Request) async throws -> (id: UInt32, opened: OpenedStream) {
         let alone = callers.enter()
         defer { callers.leave() }

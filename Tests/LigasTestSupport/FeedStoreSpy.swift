@@ -108,12 +108,7 @@ public final class ImageStoreSpy: ImageDataStore, Sendable {
 
     public func openImage(for url: URL) throws -> StoredImage? {
         let digest = state.withLockedValue { $0.digests[url] }
-        return try retrieveImage(for: url).map { cached in
-            let bytes = cached.image.bytes
-            return StoredImage(
-                contentType: cached.image.contentType, size: bytes.count, timestamp: cached.timestamp, pieceCount: 1,
-                sha256: digest, piece: { _ in bytes })
-        }
+        return try retrieveImage(for: url).map { StoredImage($0, sha256: digest) }
     }
 
     public func insertImage(_ image: CachedImage, for url: URL) throws {

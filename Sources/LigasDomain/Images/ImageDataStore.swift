@@ -45,11 +45,11 @@ public struct StoredImage: Sendable {
     }
 
     /// An image already whole in memory, as one piece.
-    public init(_ cached: CachedImage) {
+    public init(_ cached: CachedImage, sha256: Data? = nil) {
         let bytes = cached.image.bytes
         self.init(
             contentType: cached.image.contentType, size: bytes.count, timestamp: cached.timestamp,
-            pieceCount: 1, piece: { _ in bytes })
+            pieceCount: 1, sha256: sha256, piece: { _ in bytes })
     }
 }
 
@@ -73,6 +73,6 @@ extension ImageDataStore {
 
     /// For stores that keep images whole (test doubles): the whole image as one piece.
     public func openImage(for url: URL) throws -> StoredImage? {
-        try retrieveImage(for: url).map(StoredImage.init)
+        try retrieveImage(for: url).map { StoredImage($0) }
     }
 }

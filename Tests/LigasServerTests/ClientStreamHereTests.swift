@@ -99,6 +99,35 @@ struct ClientStreamHereTests {
         }
     }
 
+    @Test("A download whose caller is no longer alone when it asks for its first chunk leaves it to the reader thread at once")
+    func firstChunkNotAlone() async throws {
+        let handler = ScriptedHandler(imageBytes: Self.size)
+        try await TestServer.run(handler: handler) { server in
+            let callers = CallsInFlight()
+            let client = try await ClientAnswerHereTests.client(server, budget: .seconds(30), callers: callers)
+            let slowClient = try await ClientAnswerHereTests.client(server, budget: .seconds(30), callers: callers)
+            defer { client.close(); slowClient.close() }
+            let executor = BlockingTaskExecutor(label: "ligas-test-download")
+            let download = try await withTaskExecutorPreference(executor) { try await client.image(.team("late")) }
+            #expect(client.flowStatistics.streamHeadersTakenHere == 1)
+            // Alone, it waits here, off the pool; the download's consumer is now not alone.
+            async let slow = withTaskExecutorPreference(BlockingTaskExecutor(label: "ligas-test-slow")) {
+                try await slowClient.teams(league: "slow")
+            }
+            try await poll("the slow request reached the handler") { handler.handled.total == 2 ? () : nil }
+            async let bytes = withTaskExecutorPreference(executor) {
+                var bytes = Data()
+                for try await chunk in download { bytes.append(chunk) }
+                return bytes
+            }
+            try await poll("the reader took the stream over") { client.flowStatistics.readerTakeovers == 1 ? () : nil }
+            handler.gate.open()
+            #expect(try await bytes == GeneratedBytes.expected(Self.size))
+            #expect(try await slow.value.map(\.id) == ["slow"])
+            #expect(client.flowStatistics.firstChunksTakenHere == 0)
+        }
+    }
+
     @Test("A download abandoned before its first chunk: the daemon is told, and the next download on the connection is whole")
     func abandonedBeforeFirstChunk() async throws {
         let handler = ScriptedHandler(imageBytes: Self.size)

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LigasClient
 import LigasTestSupport
+import Testing
 
 /// The real `ligasd` binary (and `ligas-client`), as built next to the test bundle.
 enum Binaries {
@@ -53,10 +54,30 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Waits (bounded) for the process to exit; returns its status.
     func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
-        try await poll("\(process.executableURL?.lastPathComponent ?? "") to exit", timeout: timeout, every: .milliseconds(10)) {
-            process.isRunning ? nil : ()
+        do {
+            try await poll("\(process.executableURL?.lastPathComponent ?? "") to exit", timeout: timeout, every: .milliseconds(10)) {
+                process.isRunning ? nil : ()
+            }
+        } catch {
+            // Whether the child is really still there, and where its threads wait, for whoever
+            // reads the failure (a hung exit, or a child that ended unnoticed).
+            Issue.record("still running after \(timeout): \(Self.kernelState(of: process.processIdentifier)); stderr: \(errorOutput)")
+            throw error
         }
         return process.terminationStatus
+    }
+
+    /// The process's state and each thread's wait channel, from /proc.
+    static func kernelState(of pid: Int32) -> String {
+        let proc = "/proc/\(pid)"
+        guard let status = try? String(contentsOfFile: "\(proc)/status", encoding: .utf8) else { return "pid \(pid) is gone" }
+        let state = status.split(separator: "\n").first { $0.hasPrefix("State:") } ?? "State: ?"
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "\(proc)/task")) ?? []
+        let channels = tasks.sorted().map { task in
+            let wchan = (try? String(contentsOfFile: "\(proc)/task/\(task)/wchan", encoding: .utf8)) ?? "?"
+            return "\(task):\(wchan)"
+        }
+        return "pid \(pid) \(state), threads \(channels.joined(separator: " "))"
     }
 
     /// Everything written to stderr so far.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LigasProtocol
+import Synchronization
 
 /// The Swift client library for ligasd: an async API over one multiplexed connection.
 ///
@@ -111,7 +112,8 @@ public final class LigasClient: Sendable {
 }
 
 /// An image arriving from the daemon: its header, and its bytes as an async sequence.
-/// Abandoning the iteration (or cancelling its task) sends `cancel` to the daemon.
+/// Abandoning the iteration (or cancelling its task) sends `cancel` to the daemon, and so does
+/// dropping the download without ever iterating it (having read only its header, say).
 ///
 /// Chunks the consumer has not taken yet wait in the client, up to a bound (about 1 MiB per
 /// connection, see `ClientConnection`): past it the client stops reading the socket, and the
@@ -121,9 +123,18 @@ public struct ImageDownload: AsyncSequence, Sendable {
     public let header: StreamHeader
     let chunks: StreamReceiver
     let cancel: @Sendable () -> Void
+    private let neverIterated: CancelIfNeverIterated
+
+    init(header: StreamHeader, chunks: StreamReceiver, cancel: @escaping @Sendable () -> Void) {
+        self.header = header
+        self.chunks = chunks
+        self.cancel = cancel
+        neverIterated = CancelIfNeverIterated(cancel, receiver: chunks)
+    }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(chunks: chunks, cancel: CancelOnDeinit(cancel, receiver: chunks))
+        neverIterated.iterated()  // the iterator's own `CancelOnDeinit` takes over
+        return Iterator(chunks: chunks, cancel: CancelOnDeinit(cancel, receiver: chunks))
     }
 
     public struct Iterator: AsyncIteratorProtocol {
@@ -168,6 +179,27 @@ final class CancelOnDeinit: @unchecked Sendable {
 
     deinit {
         action?()
+        receiver.abandon()
+    }
+}
+
+/// Sends the cancel when a download is dropped (every copy of it) before anyone iterated it:
+/// otherwise the daemon would go on streaming to a connection that buffers the chunks for no one,
+/// and the request would stay in flight until the connection closes.
+final class CancelIfNeverIterated: Sendable {
+    private let action: Mutex<(@Sendable () -> Void)?>
+    private let receiver: StreamReceiver
+
+    init(_ action: @escaping @Sendable () -> Void, receiver: StreamReceiver) {
+        self.action = Mutex(action)
+        self.receiver = receiver
+    }
+
+    func iterated() { action.withLock { $0 = nil } }
+
+    deinit {
+        guard let action = action.withLock({ $0 }) else { return }
+        action()
         receiver.abandon()
     }
 }

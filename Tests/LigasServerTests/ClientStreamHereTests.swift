@@ -144,6 +144,23 @@ struct ClientStreamHereTests {
         }
     }
 
+    @Test("A download dropped without ever being iterated (only its header read): the daemon is told, and nothing waits in the client")
+    func droppedWithoutIterating() async throws {
+        let handler = ScriptedHandler(imageBytes: Self.size)
+        try await TestServer.run(handler: handler) { server in
+            let client = try await ClientAnswerHereTests.client(server, budget: .seconds(30))
+            defer { client.close() }
+            try await withTaskExecutorPreference(BlockingTaskExecutor(label: "ligas-test-download")) {
+                let download = try await client.image(.team("late"))
+                #expect(download.header.totalSize == UInt64(Self.size))
+            }
+            handler.gate.open()
+            try await poll("the daemon let go of the stream") { handler.streamTerminated.isOpen ? () : nil }
+            #expect(try await Self.download(client, "ready") == GeneratedBytes.expected(Self.size))
+            #expect(client.flowStatistics.buffered == 0)
+        }
+    }
+
     @Test("A caller cancelled while it waits here for the header gets CancellationError, and the daemon is told")
     func cancelledWhileWaitingForTheHeader() async throws {
         let handler = ScriptedHandler(imageBytes: 8 << 20)

@@ -14,15 +14,26 @@ public struct ImageStream: AsyncSequence, Sendable {
     /// The SHA-256 of the whole content when the source already knows it (the cache stores it),
     /// so whoever forwards the bytes need not hash them again.
     public let sha256: Data?
+    /// The stored image the chunks are read from, when they are nothing else (a cache hit): whoever
+    /// forwards the bytes may read its pieces itself, one at a time, rather than iterate.
+    public let stored: StoredImage?
     private let chunks: any AsyncSequence<Data, any Error> & Sendable
 
     public init(
         contentType: String, expectedLength: Int?, sha256: Data? = nil,
         chunks: any AsyncSequence<Data, any Error> & Sendable
     ) {
+        self.init(contentType: contentType, expectedLength: expectedLength, sha256: sha256, stored: nil, chunks: chunks)
+    }
+
+    private init(
+        contentType: String, expectedLength: Int?, sha256: Data?, stored: StoredImage?,
+        chunks: any AsyncSequence<Data, any Error> & Sendable
+    ) {
         self.contentType = contentType
         self.expectedLength = expectedLength
         self.sha256 = sha256
+        self.stored = stored
         self.chunks = chunks
     }
 
@@ -46,13 +57,14 @@ public struct ImageStream: AsyncSequence, Sendable {
     /// and cutting it into `chunkSize` slices.
     public init(_ stored: StoredImage, chunkSize: Int) {
         self.init(
-            contentType: stored.contentType, expectedLength: stored.size, sha256: stored.sha256,
+            contentType: stored.contentType, expectedLength: stored.size, sha256: stored.sha256, stored: stored,
             chunks: StoredImageChunks(stored: stored, chunkSize: chunkSize)
         )
     }
 
     /// The same header over other chunks: how decorators (caching, counting) wrap a stream.
-    /// They deliver the same bytes, so the digest stays.
+    /// They deliver the same bytes, so the digest stays; `stored` goes, since reading it would
+    /// pass the decorator by.
     public func replacingChunks(with chunks: any AsyncSequence<Data, any Error> & Sendable) -> ImageStream {
         ImageStream(contentType: contentType, expectedLength: expectedLength, sha256: sha256, chunks: chunks)
     }

@@ -9,10 +9,11 @@ import Logging
 ///
 /// Confinement, not locks: every mutable property is read and written only on the loop's queue
 /// (the methods that change state check it with `dispatchPrecondition`). An answer ready now is
-/// sent from the read handler (a stream ready in memory, chunk by chunk from the queue: see
+/// sent from the read handler (a ready stream, chunk by chunk from the queue: see
 /// `sendReadyStream`); other requests run as Swift tasks on the global executor (so that
 /// their synchronous work, decoding a feed, writing the cache, never holds up the loop), and
-/// whatever they produce hops to the loop's queue before it touches the connection.
+/// whatever they produce hops to the loop's queue before it touches the connection (a ready
+/// stream a task answers with is handed to the queue whole).
 /// Writability is watched only while output is pending.
 ///
 /// Every request read ends with exactly one final frame (PROTOCOL.md §6) unless the connection
@@ -68,17 +69,18 @@ final class Connection: @unchecked Sendable {
     private var decodedRequests = DecodedRequests()
     /// A request in flight: a task, or a stream the queue sends itself (`sendReadyStream`), known
     /// by a token of its own: its id may be in flight again for another request once it is
-    /// cancelled (a client that breaks PROTOCOL.md §6), and the stream must not send under it.
+    /// cancelled (a client that breaks PROTOCOL.md §6), and neither a stream nor a task that hands
+    /// one over may send under it.
     private enum InFlight {
-        case task(Task<Void, Never>)
+        case task(Task<Void, Never>, token: UInt64)
         case readyStream(token: UInt64)
 
         /// A ready stream stops by itself at its next step, once it is no longer in flight.
         func cancel() {
-            if case .task(let task) = self { task.cancel() }
+            if case .task(let task, _) = self { task.cancel() }
         }
     }
-    private var readyStreamTokens: UInt64 = 0
+    private var requestTokens: UInt64 = 0
     /// Streams waiting for the client to read (see `sendStreamFrame`); told whether to go on.
     private var roomWaiters: [(requestID: UInt32, resume: (Bool) -> Void)] = []
     private var state = State.open
@@ -333,12 +335,13 @@ final class Connection: @unchecked Sendable {
         case nil:
             break
         }
+        requestTokens += 1
         let exchange = RequestExchange(
-            connection: self, requestID: requestID, request: request, chunkSize: session.chunkSize, entry: entry)
+            connection: self, requestID: requestID, token: requestTokens, request: request, chunkSize: session.chunkSize, entry: entry)
         events.requestStarted()
         inFlight[requestID] = .task(Task { [handler, requestLog] in
             await exchange.run(handler: handler, context: context, log: requestLog)
-        })
+        }, token: requestTokens)
     }
 
     /// Sends an answer that was ready at once, from the read handler itself: no task, no hop.
@@ -381,7 +384,7 @@ final class Connection: @unchecked Sendable {
 
     // MARK: - Ready streams
 
-    /// A stream whose bytes are all in memory, on its way (see `sendReadyStream`).
+    /// A ready stream on its way (see `sendReadyStream`).
     private struct ReadyStreamSending {
         let requestID: UInt32
         var token: UInt64 = 0
@@ -389,22 +392,45 @@ final class Connection: @unchecked Sendable {
         let chunkSize: Int
         var entry: RequestLogEntry
         let started: ContinuousClock.Instant
-        var sent = 0
+        /// The piece to read next, and what is left to send of the one read last.
+        var nextPiece = 0
+        var rest = Data()
         var progress = StreamProgress()
     }
 
-    /// Sends a stream whose bytes are all in memory (a small cached image) from the queue, with no
-    /// task: the header and the first chunk before the read handler returns, then a chunk per turn
-    /// of the queue, so that what else waits there, a cancel above all, runs between two chunks.
-    /// Backpressure, the end frame and the log entry as for a stream a task sends (`RequestExchange`).
+    /// Sends a stream whose bytes are ready to be read from the queue, with no task: the header and
+    /// the first chunk before the read handler returns, then a piece read (when the last one is
+    /// sent) and a chunk sent per turn of the queue, so that what else waits there, a cancel above
+    /// all, runs between two chunks. Backpressure, the end frame and the log entry as for a stream a
+    /// task sends (`RequestExchange`).
     private func sendReadyStream(_ sending: ReadyStreamSending) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        requestTokens += 1
+        var sending = sending
+        sending.token = requestTokens
+        events.requestStarted()
+        inFlight[sending.requestID] = .readyStream(token: sending.token)
+        startReadyStream(sending)
+    }
+
+    /// A ready stream a request's task answered with (see `RequestExchange`): from now on the queue
+    /// sends it, as it sends `answerNow`'s, and the task is done. Nothing is sent if the request
+    /// is no longer that task's (cancelled meanwhile).
+    func sendReadyStream(_ ready: ReadyStream, for requestID: UInt32, token: UInt64, entry: RequestLogEntry, started: ContinuousClock.Instant) async {
+        await onQueue { [self] in
+            let sending = ReadyStreamSending(
+                requestID: requestID, token: token, ready: ready, chunkSize: session?.chunkSize ?? ProtocolLimits.defaultChunkSize,
+                entry: entry, started: started)
+            guard case .task(_, token)? = inFlight[requestID] else { return finishReadyStream(sending, cancelled: true) }
+            inFlight[requestID] = .readyStream(token: token)
+            startReadyStream(sending)
+        }
+    }
+
+    private func startReadyStream(_ sending: ReadyStreamSending) {
         dispatchPrecondition(condition: .onQueue(queue))
         var sending = sending
         sending.entry.source = sending.ready.header.source
-        readyStreamTokens += 1
-        sending.token = readyStreamTokens
-        events.requestStarted()
-        inFlight[sending.requestID] = .readyStream(token: sending.token)
         widenSendBuffer()
         sendWhenRoom(sending.requestID, payload: nil, { [header = sending.ready.header, id = sending.requestID] encoder, out in
             try encoder.appendStreamHeader(id: id, header, to: &out)
@@ -418,16 +444,23 @@ final class Connection: @unchecked Sendable {
     private func sendNextChunk(_ sending: ReadyStreamSending) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard isInFlight(sending) else { return finishReadyStream(sending, cancelled: true) }
-        let bytes = sending.ready.bytes
-        guard sending.sent < bytes.count else { return sendReadyStreamEnd(sending) }
-        let start = bytes.startIndex + sending.sent
-        let chunk = bytes[start..<(start + min(sending.chunkSize, bytes.count - sending.sent))]
+        var sending = sending
+        while sending.rest.isEmpty {
+            guard sending.nextPiece < sending.ready.pieceCount else { return sendReadyStreamEnd(sending) }
+            do {
+                sending.rest = try sending.ready.piece(sending.nextPiece)
+            } catch {
+                return failReadyStream(sending, (error as? ErrorBody) ?? ErrorBody(code: .internal, message: "stream failed: \(error)"))
+            }
+            sending.nextPiece += 1
+        }
+        let chunk = sending.rest.prefix(sending.chunkSize)
+        sending.rest = sending.rest.dropFirst(chunk.count)
         sendWhenRoom(sending.requestID, payload: chunk, { [id = sending.requestID] encoder, out in
             try encoder.appendRawHead(.streamChunk, requestID: id, flags: [], payloadCount: chunk.count, to: &out)
         }) { [self] delivery in
             var sending = sending
             guard sending.progress.goesOn(after: delivery, chunkBytes: chunk.count) else { return finishReadyStream(sending) }
-            sending.sent += chunk.count
             queue.async { [self, sending] in sendNextChunk(sending) }
         }
     }
@@ -435,10 +468,24 @@ final class Connection: @unchecked Sendable {
     private func sendReadyStreamEnd(_ sending: ReadyStreamSending) {
         dispatchPrecondition(condition: .onQueue(queue))
         var sending = sending
-        let end = StreamEnd(totalBytes: UInt64(sending.sent), sha256: sending.ready.sha256)
+        let end = StreamEnd(totalBytes: UInt64(sending.progress.summary.bytes), sha256: sending.ready.sha256)
         _ = sending.progress.goesOn(after: deliver(sending.requestID, final: true, payload: nil) { [id = sending.requestID] encoder, out in
             try encoder.appendStreamEnd(id: id, end, to: &out)
         })
+        finishReadyStream(sending)
+    }
+
+    /// A piece could not be read (the cache changed under the stream, or failed): the stream ends
+    /// with that error, after the chunks already sent.
+    private func failReadyStream(_ sending: ReadyStreamSending, _ error: ErrorBody) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        var sending = sending
+        if sending.progress.goesOn(after: deliver(sending.requestID, final: true, payload: nil) { [id = sending.requestID] encoder, out in
+            try encoder.appendError(id: id, error, to: &out)
+        }) {
+            sending.progress.summary.outcome = .failed
+            sending.progress.errorCode = error.code
+        }
         finishReadyStream(sending)
     }
 

@@ -3,11 +3,13 @@ import FoundationEssentials
 import LigasProtocol
 
 /// One request's life on the server side when its answer is not ready at once: run the handler
-/// (within the request's deadline), then send its reply, or stream its bytes with backpressure,
-/// or send its error. Leaves one log entry.
+/// (within the request's deadline), then send its reply, or stream its bytes with backpressure
+/// (or hand a ready stream to the connection), or send its error. Leaves one log entry.
 struct RequestExchange: Sendable {
     let connection: Connection
     let requestID: UInt32
+    /// Its token on the connection (see `Connection.sendReadyStream(_:for:token:entry:started:)`).
+    let token: UInt64
     let request: Request
     let chunkSize: Int
     /// The entry this request will leave in the log.
@@ -36,11 +38,14 @@ struct RequestExchange: Sendable {
                 try encoder.appendError(id: requestID, error, to: &out)
             })) else { return }
         case .stream(let outgoing):
+            if let ready = outgoing.ready {
+                return await connection.sendReadyStream(ready, for: requestID, token: token, entry: entry, started: started)
+            }
             entry.source = outgoing.header.source
             await stream(outgoing).record(in: &entry)
         case .readyStream(let ready):
-            entry.source = ready.header.source
-            await stream(ready.outgoing).record(in: &entry)
+            // The connection sends it, and leaves the entry.
+            return await connection.sendReadyStream(ready, for: requestID, token: token, entry: entry, started: started)
         }
         entry.durationMicroseconds = (ContinuousClock.now - started).wholeMicroseconds
         log.write(entry)

@@ -18,39 +18,36 @@ public enum HandlerOutcome: Sendable {
     /// The header goes out as the response; then the chunks (re-cut to the negotiated chunk
     /// size) and a `streamEnd` with the byte count and SHA-256. Chunks must throw `ErrorBody`.
     case stream(OutgoingStream)
-    /// A stream whose bytes are all in memory already (a small cached image): sent from the
-    /// connection's queue, chunk by chunk, with no task. What `answerNow` answers a stream with.
+    /// A stream whose bytes are ready to be read (a small cached image in memory, or a cached
+    /// image's pieces in the cache file): sent from the connection's queue, a piece read and a chunk
+    /// sent per turn, with no task. What `answerNow` answers a stream with; `handle` may answer one
+    /// too (its task then hands it to the connection).
     case readyStream(ReadyStream)
     case failure(ErrorBody)
 }
 
-/// A stream's header and all of its bytes, in memory, with their SHA-256 (for the end frame).
+/// A stream's header, its bytes as pieces read one at a time, and their SHA-256 (for the end frame).
 public struct ReadyStream: Sendable {
     public var header: StreamHeader
-    public var bytes: Data
-    /// Must be the SHA-256 of `bytes`: the client checks it against what it received.
+    public var pieceCount: Int
+    /// Piece `index` (0..<pieceCount), asked in order, each once. Runs on the connection's queue,
+    /// so it may read memory or a local file (a SQLite read, which in WAL mode waits for no
+    /// writer) but never wait for the network or for other work. What it throws must be an
+    /// `ErrorBody`: the stream ends with it.
+    public var piece: @Sendable (_ index: Int) throws -> Data
+    /// Must be the SHA-256 of all the pieces: the client checks it against what it received.
     public var sha256: Data
 
-    public init(header: StreamHeader, bytes: Data, sha256: Data) {
+    public init(header: StreamHeader, pieceCount: Int, sha256: Data, piece: @escaping @Sendable (_ index: Int) throws -> Data) {
         self.header = header
-        self.bytes = bytes
+        self.pieceCount = pieceCount
+        self.piece = piece
         self.sha256 = sha256
     }
 
-    /// The same stream for a request task to send (see `RequestExchange`).
-    var outgoing: OutgoingStream {
-        OutgoingStream(header: header, chunks: OneChunk(bytes: bytes), sha256: sha256)
-    }
-
-    private struct OneChunk: AsyncSequence, AsyncIteratorProtocol, Sendable {
-        var bytes: Data?
-
-        func makeAsyncIterator() -> Self { self }
-
-        mutating func next() async throws -> Data? {
-            defer { bytes = nil }
-            return bytes
-        }
+    /// Bytes all in memory, as one piece.
+    public init(header: StreamHeader, bytes: Data, sha256: Data) {
+        self.init(header: header, pieceCount: 1, sha256: sha256) { _ in bytes }
     }
 }
 
@@ -62,11 +59,33 @@ public struct OutgoingStream: Sendable {
     /// when it is cached): the server then sends it as it is instead of hashing every chunk. It
     /// must be right: the client checks it against what it received.
     public var sha256: Data?
+    /// The same stream ready to be read, when it is one: the request's task then hands it to the
+    /// connection (see `HandlerOutcome.readyStream`) rather than send `chunks` itself.
+    public var ready: ReadyStream?
 
     public init(header: StreamHeader, chunks: any AsyncSequence<Data, any Error> & Sendable, sha256: Data? = nil) {
         self.header = header
         self.chunks = chunks
         self.sha256 = sha256
+    }
+
+    /// A ready stream, for a method that answers with an `OutgoingStream`.
+    public init(_ ready: ReadyStream) {
+        self.init(header: ready.header, chunks: ReadyPieces(ready: ready), sha256: ready.sha256)
+        self.ready = ready
+    }
+
+    private struct ReadyPieces: AsyncSequence, AsyncIteratorProtocol, Sendable {
+        let ready: ReadyStream
+        var index = 0
+
+        func makeAsyncIterator() -> Self { self }
+
+        mutating func next() async throws -> Data? {
+            guard index < ready.pieceCount else { return nil }
+            defer { index += 1 }
+            return try ready.piece(index)
+        }
     }
 }
 

@@ -169,10 +169,13 @@ func profileStreams(seconds: Int, mebibytes: Int) async throws {
         for try await _ in try await client.image(.url(url)) {}
         client.close()
         print("DAEMON_PID \(daemon.pid)")
-        let end = ContinuousClock.now + .seconds(seconds)
+        let start = ContinuousClock.now
+        let end = start + .seconds(seconds)
         while ContinuousClock.now < end {
             total += try await Streaming.library(socketPath: daemon.socketPath, url: url, repetitions: 10).bytes
         }
+        // Over the whole loop: steadier than the 20 downloads below, for A/B runs.
+        if total > 0 { print("\(mebibytes) MiB: LigasClient \(Report.fixed(Streaming.mibPerSecond(total, since: start))) MiB/s over \(total >> 20) MiB") }
         let library = try await Streaming.library(socketPath: daemon.socketPath, url: url, repetitions: 20)
         let blocking = try Streaming.blocking(socketPath: daemon.socketPath, url: url, repetitions: 20)
         print("\(mebibytes) MiB: LigasClient \(Report.fixed(library.mibPerSecond)) MiB/s, blocking client \(Report.fixed(blocking.mibPerSecond)) MiB/s")

@@ -25,7 +25,8 @@ extension SQLiteCacheStore: ImageDataStore {
         }
         return StoredImage(
             contentType: contentType, size: size, timestamp: Date(timeIntervalSinceReferenceDate: savedAt),
-            pieceCount: max(1, (size + CacheSchema.pieceSize - 1) / CacheSchema.pieceSize), sha256: sha256
+            pieceCount: max(1, (size + CacheSchema.pieceSize - 1) / CacheSchema.pieceSize), sha256: sha256,
+            pieceMayWaitForWrites: database.readsWaitForWrites
         ) { [self] index in
             // The same image (same save time and size) or nothing: never a piece of its replacement.
             let piece = try read { db -> Data? in

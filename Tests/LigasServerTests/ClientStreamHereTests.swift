@@ -138,6 +138,7 @@ struct ClientStreamHereTests {
                 let download = try await client.image(.team("late"))
                 _ = download.makeAsyncIterator()  // dropped unfinished: the cancel goes out
             }
+            try await server.waitFor("the daemon read the cancel") { $0.inFlightRequests == 0 }
             handler.gate.open()
             try await poll("the daemon let go of the stream") { handler.streamTerminated.isOpen ? () : nil }
             #expect(try await Self.download(client, "ready") == GeneratedBytes.expected(Self.size))
@@ -154,6 +155,7 @@ struct ClientStreamHereTests {
                 let download = try await client.image(.team("late"))
                 #expect(download.header.totalSize == UInt64(Self.size))
             }
+            try await server.waitFor("the daemon read the cancel") { $0.inFlightRequests == 0 }
             handler.gate.open()
             try await poll("the daemon let go of the stream") { handler.streamTerminated.isOpen ? () : nil }
             #expect(try await Self.download(client, "ready") == GeneratedBytes.expected(Self.size))

@@ -13,31 +13,39 @@ import Testing
 struct HandedOverStreamTests {
     /// 300,000 bytes in pieces of uneven sizes, one of them empty and one larger than the chunk
     /// size; `failing` makes that piece throw instead, and the n-th answer waits for `gates[n-1]`
-    /// to open, when there is one.
+    /// to open, when there is one. `readInATask` counts the pieces read by a task rather than
+    /// by the connection's queue. With `handsOver` false, the same bytes come as a stream the
+    /// task sends itself.
     struct PiecesHandler: RequestHandler {
         static let bytes = GeneratedBytes.expected(300_000)
         static let cuts = [0, 1000, 1000, 90_000, 250_000, 300_000]
         var failing: Int?
         var gates: [Gate] = []
+        var handsOver = true
         let calls = Counter()
+        let readInATask = Counter()
 
         func handle(_ request: Request, context: RequestContext) async -> HandlerOutcome {
-            calls.add(1)
-            let call = calls.total
+            let call = calls.add(1)
             if call <= gates.count { await gates[call - 1].wait() }
             let header = StreamHeader(contentType: "image/png", totalSize: UInt64(Self.bytes.count), source: .cache)
             let ready = ReadyStream(header: header, pieceCount: Self.cuts.count - 1, sha256: Data(SHA256.hash(data: Self.bytes))) {
-                [failing] index in
+                [failing, readInATask] index in
+                if withUnsafeCurrentTask(body: { $0 != nil }) { readInATask.add(1) }
                 if index == failing { throw ErrorBody(code: .internal, message: "the cache changed under the stream") }
                 return Self.bytes[Self.cuts[index]..<Self.cuts[index + 1]]
             }
-            return .stream(OutgoingStream(ready))
+            if handsOver { return .readyStream(ready) }
+            var outgoing = OutgoingStream(header: header, chunks: OutgoingStream(ready).chunks)
+            outgoing.sha256 = ready.sha256
+            return .stream(outgoing)
         }
     }
 
     @Test("Every piece in order, re-cut to chunks no larger than the negotiated size, an end with the SHA-256, one entry")
     func everyPiece() async throws {
-        try await TestServer.run(handler: PiecesHandler()) { server in
+        let handler = PiecesHandler()
+        try await TestServer.run(handler: handler) { server in
             let client = try RawClient(path: server.path)
             _ = try await client.hello(chunkSize: 40_000)
             try client.request(1, Call(Methods.Image.self, .team("emelec")))
@@ -52,6 +60,7 @@ struct HandedOverStreamTests {
             #expect(entry.bytes == 300_000)
             #expect(entry.chunks == chunkSizes.count)
             try await server.waitFor("the request counted as served, once") { $0.inFlightRequests == 0 && $0.requestsServed == 1 }
+            #expect(handler.readInATask.total == 0)  // every piece read by the connection's queue
         }
     }
 
@@ -99,7 +108,32 @@ struct HandedOverStreamTests {
             second.open()
             let (_, _, bytes, _) = try await client.stream(1)
             #expect(bytes == PiecesHandler.bytes)  // the second stream alone: one header, its bytes, its end
+            try await poll("the second stream's entry") { server.log.streams(of: 1).count == 2 ? () : nil }
             #expect(server.log.streams(of: 1).map(\.outcome) == [.cancelled, .complete])
+            try client.request(2, Call(Methods.Ping.self))
+            #expect(try await client.nextFrame()?.requestID == 2)  // nothing more came for id 1
+        }
+    }
+
+    @Test("A task whose request was cancelled and its id asked again sends nothing of its own stream under the new request")
+    func cancelledTaskSendsNothing() async throws {
+        let (first, second) = (Gate(), Gate())
+        let handler = PiecesHandler(gates: [first, second], handsOver: false)
+        try await TestServer.run(handler: handler) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            try client.request(1, Call(Methods.Image.self, .team("emelec")))
+            try await poll("the first request reached the handler") { handler.calls.total == 1 ? () : nil }
+            try client.send { try $0.appendCancel(id: 1, to: &$1) }
+            try client.request(1, Call(Methods.Image.self, .team("emelec")))
+            try await poll("the second request reached the handler") { handler.calls.total == 2 ? () : nil }
+            first.open()  // the first task streams while id 1 is the second request's
+            let cancelled = try await poll("the first task's entry") { server.log.stream(of: 1) }
+            #expect(cancelled.outcome == .cancelled)
+            #expect(cancelled.bytes == 0)
+            second.open()
+            let (_, _, bytes, _) = try await client.stream(1)
+            #expect(bytes == PiecesHandler.bytes)  // the second stream alone
             try client.request(2, Call(Methods.Ping.self))
             #expect(try await client.nextFrame()?.requestID == 2)  // nothing more came for id 1
         }

@@ -33,5 +33,12 @@ public final class Counter: Sendable {
     private let value = NIOLockedValueBox(0)
     public init() {}
     public var total: Int { value.withLockedValue { $0 } }
-    public func add(_ amount: Int) { value.withLockedValue { $0 += amount } }
+    /// Returns the new total.
+    @discardableResult
+    public func add(_ amount: Int) -> Int {
+        value.withLockedValue {
+            $0 += amount
+            return $0
+        }
+    }
 }

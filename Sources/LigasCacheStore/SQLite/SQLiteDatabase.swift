@@ -55,6 +55,10 @@ final class SQLiteDatabase: Sendable {
         isInMemory = configureReader == nil
     }
 
+    /// Whether a read may wait for a write to finish: in memory, where one connection does both.
+    /// (In WAL mode a file's readers wait for no writer.)
+    var readsWaitForWrites: Bool { isInMemory }
+
     /// Runs `body` in a transaction that sees one state of the file, on a reader connection.
     func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         if isInMemory { return try write(body) }

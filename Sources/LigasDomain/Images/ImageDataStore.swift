@@ -24,16 +24,20 @@ public struct StoredImage: Sendable {
     /// Piece `index` (0..<pieceCount). Throws `CacheError.changedWhileReading` if the image was
     /// replaced or evicted since it was opened.
     public let piece: @Sendable (_ index: Int) throws -> Data
+    /// Whether reading a piece may wait for a write to the store to finish (a store whose one
+    /// connection serves writes too): then it is best read where waiting holds up nothing else.
+    public let pieceMayWaitForWrites: Bool
 
     public init(
         contentType: String, size: Int, timestamp: Date, pieceCount: Int, sha256: Data? = nil,
-        piece: @escaping @Sendable (_ index: Int) throws -> Data
+        pieceMayWaitForWrites: Bool = false, piece: @escaping @Sendable (_ index: Int) throws -> Data
     ) {
         self.contentType = contentType
         self.size = size
         self.timestamp = timestamp
         self.pieceCount = pieceCount
         self.sha256 = sha256
+        self.pieceMayWaitForWrites = pieceMayWaitForWrites
         self.piece = piece
     }
 

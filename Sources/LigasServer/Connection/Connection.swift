@@ -75,6 +75,12 @@ final class Connection: @unchecked Sendable {
         case task(Task<Void, Never>, token: UInt64)
         case readyStream(token: UInt64)
 
+        var token: UInt64 {
+            switch self {
+            case .task(_, let token), .readyStream(let token): token
+            }
+        }
+
         /// A ready stream stops by itself at its next step, once it is no longer in flight.
         func cancel() {
             if case .task(let task, _) = self { task.cancel() }
@@ -408,6 +414,7 @@ final class Connection: @unchecked Sendable {
         requestTokens += 1
         var sending = sending
         sending.token = requestTokens
+        sending.entry.source = sending.ready.header.source
         events.requestStarted()
         inFlight[sending.requestID] = .readyStream(token: sending.token)
         startReadyStream(sending)
@@ -416,11 +423,12 @@ final class Connection: @unchecked Sendable {
     /// A ready stream a request's task answered with (see `RequestExchange`): from now on the queue
     /// sends it, as it sends `answerNow`'s, and the task is done. Nothing is sent if the request
     /// is no longer that task's (cancelled meanwhile).
-    func sendReadyStream(_ ready: ReadyStream, for requestID: UInt32, token: UInt64, entry: RequestLogEntry, started: ContinuousClock.Instant) async {
+    func handOver(
+        _ ready: ReadyStream, for requestID: UInt32, token: UInt64, chunkSize: Int, entry: RequestLogEntry, started: ContinuousClock.Instant
+    ) async {
         await onQueue { [self] in
-            let sending = ReadyStreamSending(
-                requestID: requestID, token: token, ready: ready, chunkSize: session?.chunkSize ?? ProtocolLimits.defaultChunkSize,
-                entry: entry, started: started)
+            var sending = ReadyStreamSending(requestID: requestID, token: token, ready: ready, chunkSize: chunkSize, entry: entry, started: started)
+            sending.entry.source = ready.header.source
             guard case .task(_, token)? = inFlight[requestID] else { return finishReadyStream(sending, cancelled: true) }
             inFlight[requestID] = .readyStream(token: token)
             startReadyStream(sending)
@@ -429,10 +437,8 @@ final class Connection: @unchecked Sendable {
 
     private func startReadyStream(_ sending: ReadyStreamSending) {
         dispatchPrecondition(condition: .onQueue(queue))
-        var sending = sending
-        sending.entry.source = sending.ready.header.source
         widenSendBuffer()
-        sendWhenRoom(sending.requestID, payload: nil, { [header = sending.ready.header, id = sending.requestID] encoder, out in
+        sendWhenRoom(sending.requestID, token: sending.token, payload: nil, { [header = sending.ready.header, id = sending.requestID] encoder, out in
             try encoder.appendStreamHeader(id: id, header, to: &out)
         }) { [self] delivery in
             var sending = sending
@@ -443,7 +449,7 @@ final class Connection: @unchecked Sendable {
 
     private func sendNextChunk(_ sending: ReadyStreamSending) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard isInFlight(sending) else { return finishReadyStream(sending, cancelled: true) }
+        guard isCurrent(sending.requestID, sending.token) else { return finishReadyStream(sending, cancelled: true) }
         var sending = sending
         while sending.rest.isEmpty {
             guard sending.nextPiece < sending.ready.pieceCount else { return sendReadyStreamEnd(sending) }
@@ -456,7 +462,7 @@ final class Connection: @unchecked Sendable {
         }
         let chunk = sending.rest.prefix(sending.chunkSize)
         sending.rest = sending.rest.dropFirst(chunk.count)
-        sendWhenRoom(sending.requestID, payload: chunk, { [id = sending.requestID] encoder, out in
+        sendWhenRoom(sending.requestID, token: sending.token, payload: chunk, { [id = sending.requestID] encoder, out in
             try encoder.appendRawHead(.streamChunk, requestID: id, flags: [], payloadCount: chunk.count, to: &out)
         }) { [self] delivery in
             var sending = sending
@@ -469,7 +475,7 @@ final class Connection: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         var sending = sending
         let end = StreamEnd(totalBytes: UInt64(sending.progress.summary.bytes), sha256: sending.ready.sha256)
-        _ = sending.progress.goesOn(after: deliver(sending.requestID, final: true, payload: nil) { [id = sending.requestID] encoder, out in
+        _ = sending.progress.goesOn(after: deliver(sending.requestID, token: sending.token, final: true, payload: nil) { [id = sending.requestID] encoder, out in
             try encoder.appendStreamEnd(id: id, end, to: &out)
         })
         finishReadyStream(sending)
@@ -480,7 +486,7 @@ final class Connection: @unchecked Sendable {
     private func failReadyStream(_ sending: ReadyStreamSending, _ error: ErrorBody) {
         dispatchPrecondition(condition: .onQueue(queue))
         var sending = sending
-        if sending.progress.goesOn(after: deliver(sending.requestID, final: true, payload: nil) { [id = sending.requestID] encoder, out in
+        if sending.progress.goesOn(after: deliver(sending.requestID, token: sending.token, final: true, payload: nil) { [id = sending.requestID] encoder, out in
             try encoder.appendError(id: id, error, to: &out)
         }) {
             sending.progress.summary.outcome = .failed
@@ -489,10 +495,10 @@ final class Connection: @unchecked Sendable {
         finishReadyStream(sending)
     }
 
-    /// Whether this stream is still the request in flight under its id (not cancelled, and not
-    /// followed by another request with the same id).
-    private func isInFlight(_ sending: ReadyStreamSending) -> Bool {
-        if case .readyStream(sending.token)? = inFlight[sending.requestID] { true } else { false }
+    /// Whether the request with this token is still the one in flight under its id (not
+    /// cancelled or ended, and not followed by another request with the same id).
+    private func isCurrent(_ requestID: UInt32, _ token: UInt64) -> Bool {
+        inFlight[requestID]?.token == token
     }
 
     /// The stream's one log entry, however it ended.
@@ -521,9 +527,9 @@ final class Connection: @unchecked Sendable {
     /// stream's end). Anything but `.queued` means the request was cancelled, or the frame was
     /// replaced by an error (see `enqueueAnswer`), or the connection is gone.
     func sendFinal(
-        _ requestID: UInt32, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void
+        _ requestID: UInt32, token: UInt64, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void
     ) async -> AnswerDelivery {
-        await onQueue { [self] in deliver(requestID, final: true, payload: nil, encode) }
+        await onQueue { [self] in deliver(requestID, token: token, final: true, payload: nil, encode) }
     }
 
     /// Sends a stream's header or one of its chunks once the client has read enough of what is
@@ -538,12 +544,12 @@ final class Connection: @unchecked Sendable {
     /// Always a hop through the queue, never inline: between two chunks the queue must get to run
     /// what else is waiting there, the client's cancel above all.
     func sendStreamFrame(
-        _ requestID: UInt32, payload: Data? = nil, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void
+        _ requestID: UInt32, token: UInt64, payload: Data? = nil, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void
     ) -> DeliveryTicket {
         let ticket = DeliveryTicket()
         queue.async { [self] in
             widenSendBuffer()
-            sendWhenRoom(requestID, payload: payload, encode) { ticket.resolve($0) }
+            sendWhenRoom(requestID, token: token, payload: payload, encode) { ticket.resolve($0) }
         }
         return ticket
     }
@@ -569,25 +575,28 @@ final class Connection: @unchecked Sendable {
     }
 
     private func sendWhenRoom(
-        _ requestID: UInt32, payload: Data?, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void,
+        _ requestID: UInt32, token: UInt64, payload: Data?, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void,
         then done: @escaping (AnswerDelivery) -> Void
     ) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard state.sendsAnswers, inFlight[requestID] != nil, output.count >= limits.streamHighWater else {
-            return done(deliver(requestID, final: false, payload: payload, encode))
+        guard state.sendsAnswers, isCurrent(requestID, token), output.count >= limits.streamHighWater else {
+            return done(deliver(requestID, token: token, final: false, payload: payload, encode))
         }
         roomWaiters.append((requestID, { [self] room in
             // Room again, checked again: another stream of this connection may have taken it.
-            room ? sendWhenRoom(requestID, payload: payload, encode, then: done) : done(.dropped)
+            room ? sendWhenRoom(requestID, token: token, payload: payload, encode, then: done) : done(.dropped)
         }))
         events.streamsPaused(1)
     }
 
+    /// Queues a frame of the request with this token, if it is still the one in flight under its
+    /// id (`isCurrent`): a request the client cancelled sends nothing more, even if the client
+    /// reused its id at once (which PROTOCOL.md §6 forbids).
     private func deliver(
-        _ requestID: UInt32, final: Bool, payload: Data?, _ encode: (FrameEncoder, inout [UInt8]) throws -> Void
+        _ requestID: UInt32, token: UInt64, final: Bool, payload: Data?, _ encode: (FrameEncoder, inout [UInt8]) throws -> Void
     ) -> AnswerDelivery {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard state.sendsAnswers, inFlight[requestID] != nil else { return .dropped }
+        guard state.sendsAnswers, isCurrent(requestID, token) else { return .dropped }
         // Judged on what earlier frames left unread, so that one large answer (up to the
         // client's maxFrameSize) is not mistaken for a client that does not read.
         guard output.count <= limits.maxOutputBytes else {

@@ -8,7 +8,8 @@ import LigasProtocol
 struct RequestExchange: Sendable {
     let connection: Connection
     let requestID: UInt32
-    /// Its token on the connection (see `Connection.sendReadyStream(_:for:token:entry:started:)`).
+    /// Its token on the connection: what it sends goes out only while it is the request in flight
+    /// under its id (see `Connection.deliver`).
     let token: UInt64
     let request: Request
     let chunkSize: Int
@@ -24,28 +25,25 @@ struct RequestExchange: Sendable {
         switch outcome {
         case .reply(let reply, let source):
             entry.source = source
-            guard entry.record(await connection.sendFinal(requestID, { encoder, out in
+            guard entry.record(await connection.sendFinal(requestID, token: token, { encoder, out in
                 try encoder.appendResponse(id: requestID, reply, to: &out)
             })) else { return }
         case .encodedReply(let payload, let source):
             entry.source = source
-            guard entry.record(await connection.sendFinal(requestID, { encoder, out in
+            guard entry.record(await connection.sendFinal(requestID, token: token, { encoder, out in
                 try encoder.appendRaw(.response, requestID: requestID, bytes: payload, to: &out)
             })) else { return }
         case .failure(let error):
             entry.errorCode = error.code
-            guard entry.record(await connection.sendFinal(requestID, { encoder, out in
+            guard entry.record(await connection.sendFinal(requestID, token: token, { encoder, out in
                 try encoder.appendError(id: requestID, error, to: &out)
             })) else { return }
         case .stream(let outgoing):
-            if let ready = outgoing.ready {
-                return await connection.sendReadyStream(ready, for: requestID, token: token, entry: entry, started: started)
-            }
             entry.source = outgoing.header.source
             await stream(outgoing).record(in: &entry)
         case .readyStream(let ready):
             // The connection sends it, and leaves the entry.
-            return await connection.sendReadyStream(ready, for: requestID, token: token, entry: entry, started: started)
+            return await connection.handOver(ready, for: requestID, token: token, chunkSize: chunkSize, entry: entry, started: started)
         }
         entry.durationMicroseconds = (ContinuousClock.now - started).wholeMicroseconds
         log.write(entry)
@@ -63,7 +61,7 @@ struct RequestExchange: Sendable {
     /// next chunk is read (see `Connection.sendStreamFrame`).
     private func stream(_ outgoing: OutgoingStream) async -> StreamProgress {
         var streamed = StreamProgress()
-        var sending = FrameOnItsWay(ticket: connection.sendStreamFrame(requestID) { [header = outgoing.header] encoder, out in
+        var sending = FrameOnItsWay(ticket: connection.sendStreamFrame(requestID, token: token) { [header = outgoing.header] encoder, out in
             try encoder.appendStreamHeader(id: requestID, header, to: &out)
         }, chunkBytes: nil)
         var hasher = outgoing.sha256 == nil ? SHA256() : nil
@@ -81,7 +79,7 @@ struct RequestExchange: Sendable {
                     let piece = chunk[offset..<end]
                     offset = end
                     hasher?.update(data: piece)
-                    sending = FrameOnItsWay(ticket: connection.sendStreamFrame(requestID, payload: piece) { encoder, out in
+                    sending = FrameOnItsWay(ticket: connection.sendStreamFrame(requestID, token: token, payload: piece) { encoder, out in
                         try encoder.appendRawHead(.streamChunk, requestID: requestID, flags: [], payloadCount: piece.count, to: &out)
                     }, chunkBytes: piece.count)
                 }
@@ -91,7 +89,7 @@ struct RequestExchange: Sendable {
             // and waits for no room), and if that frame ended the request, no one is left to tell.
             guard await streamed.goesOn(after: sending.ticket.delivery, chunkBytes: sending.chunkBytes) else { return streamed }
             let body = (error as? ErrorBody) ?? ErrorBody(code: .internal, message: "stream failed: \(error)")
-            if streamed.goesOn(after: await connection.sendFinal(requestID, { encoder, out in
+            if streamed.goesOn(after: await connection.sendFinal(requestID, token: token, { encoder, out in
                 try encoder.appendError(id: requestID, body, to: &out)
             })) {
                 streamed.summary.outcome = .failed
@@ -106,7 +104,7 @@ struct RequestExchange: Sendable {
         }
         let digest = outgoing.sha256 ?? hasher.map { Data($0.finalize()) } ?? Data()
         let end = StreamEnd(totalBytes: UInt64(streamed.summary.bytes), sha256: digest)
-        _ = streamed.goesOn(after: await connection.sendFinal(requestID, { encoder, out in
+        _ = streamed.goesOn(after: await connection.sendFinal(requestID, token: token, { encoder, out in
             try encoder.appendStreamEnd(id: requestID, end, to: &out)
         }))
         return streamed

@@ -90,7 +90,8 @@ public struct MethodRouter: RequestHandler {
     }
 
     /// Answers a streaming `method` with its header and the bytes that follow it. The chunks
-    /// must throw `ErrorBody` (see `HandlerOutcome.stream`).
+    /// must throw `ErrorBody` (see `HandlerOutcome.stream`). A stream made of a `ReadyStream`
+    /// is answered as one (`HandlerOutcome.readyStream`).
     public mutating func onStream<M: RPCMethod>(
         _ method: M.Type,
         _ answer: @escaping @Sendable (M.Arguments, Request, RequestContext) async throws -> OutgoingStream
@@ -98,7 +99,8 @@ public struct MethodRouter: RequestHandler {
         precondition(M.streams, "\(M.name) does not stream: register it with on")
         routes[M.name] = Route(now: nil) { [failure] request, context in
             do {
-                return .stream(try await answer(Self.arguments(M.self, of: request), request, context))
+                let outgoing = try await answer(Self.arguments(M.self, of: request), request, context)
+                return outgoing.ready.map { .readyStream($0) } ?? .stream(outgoing)
             } catch {
                 return .failure(failure(error))
             }

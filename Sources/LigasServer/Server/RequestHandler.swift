@@ -31,9 +31,9 @@ public struct ReadyStream: Sendable {
     public var header: StreamHeader
     public var pieceCount: Int
     /// Piece `index` (0..<pieceCount), asked in order, each once. Runs on the connection's queue,
-    /// so it may read memory or a local file (a SQLite read, which in WAL mode waits for no
-    /// writer) but never wait for the network or for other work. What it throws must be an
-    /// `ErrorBody`: the stream ends with it.
+    /// which every connection shares: it may read memory or a local file (a SQLite read, which in
+    /// WAL mode waits for no writer), and must not wait for the network, a write, or other work.
+    /// What it throws must be an `ErrorBody`: the stream ends with it.
     public var piece: @Sendable (_ index: Int) throws -> Data
     /// Must be the SHA-256 of all the pieces: the client checks it against what it received.
     public var sha256: Data
@@ -59,9 +59,9 @@ public struct OutgoingStream: Sendable {
     /// when it is cached): the server then sends it as it is instead of hashing every chunk. It
     /// must be right: the client checks it against what it received.
     public var sha256: Data?
-    /// The same stream ready to be read, when it is one: the request's task then hands it to the
-    /// connection (see `HandlerOutcome.readyStream`) rather than send `chunks` itself.
-    public var ready: ReadyStream?
+    /// The same stream ready to be read, when it is one: `MethodRouter` answers it as a
+    /// `HandlerOutcome.readyStream`, which the request's task hands to the connection.
+    public private(set) var ready: ReadyStream?
 
     public init(header: StreamHeader, chunks: any AsyncSequence<Data, any Error> & Sendable, sha256: Data? = nil) {
         self.header = header

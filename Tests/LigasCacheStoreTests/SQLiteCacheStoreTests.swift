@@ -214,6 +214,16 @@ struct SQLiteImageCacheTests {
         #expect(try SQLiteCacheStore(fileURL: fileURL).retrieveImage(for: url("b")) == nil)
     }
 
+    @Test("A file's image pieces are read without waiting for writes (WAL readers); a cache in memory says its reads may wait")
+    func piecesWaitForWritesOnlyInMemory() throws {
+        let file = try SQLiteCacheStore(fileURL: fileURL)
+        try file.insertImage(image(3000), for: url("a"))
+        #expect(try #require(try file.openImage(for: url("a"))).pieceMayWaitForWrites == false)
+        let memory = try SQLiteCacheStore.inMemory()
+        try memory.insertImage(image(3000), for: url("a"))
+        #expect(try #require(try memory.openImage(for: url("a"))).pieceMayWaitForWrites == true)
+    }
+
     @Test("Evicts least-recently-used images to stay under the total size cap")
     func lruEviction() throws {
         let store = try SQLiteCacheStore(fileURL: fileURL, imageCapacityBytes: 1000)

@@ -128,25 +128,10 @@ struct ClientStreamHereTests {
         }
     }
 
-    @Test("A download abandoned before its first chunk: the daemon is told, and the next download on the connection is whole")
-    func abandonedBeforeFirstChunk() async throws {
-        let handler = ScriptedHandler(imageBytes: Self.size)
-        try await TestServer.run(handler: handler) { server in
-            let client = try await ClientAnswerHereTests.client(server, budget: .seconds(30))
-            defer { client.close() }
-            try await withTaskExecutorPreference(BlockingTaskExecutor(label: "ligas-test-download")) {
-                let download = try await client.image(.team("late"))
-                _ = download.makeAsyncIterator()  // dropped unfinished: the cancel goes out
-            }
-            try await server.waitFor("the daemon read the cancel") { $0.inFlightRequests == 0 }
-            handler.gate.open()
-            try await poll("the daemon let go of the stream") { handler.streamTerminated.isOpen ? () : nil }
-            #expect(try await Self.download(client, "ready") == GeneratedBytes.expected(Self.size))
-        }
-    }
-
-    @Test("A download dropped without ever being iterated (only its header read): the daemon is told, and nothing waits in the client")
-    func droppedWithoutIterating() async throws {
+    @Test(
+        "A download abandoned before its first chunk (its iterator dropped, or none ever made): the daemon is told, nothing waits in the client, and the next download on the connection is whole",
+        arguments: [true, false])
+    func abandonedBeforeFirstChunk(makesAnIterator: Bool) async throws {
         let handler = ScriptedHandler(imageBytes: Self.size)
         try await TestServer.run(handler: handler) { server in
             let client = try await ClientAnswerHereTests.client(server, budget: .seconds(30))
@@ -154,6 +139,7 @@ struct ClientStreamHereTests {
             try await withTaskExecutorPreference(BlockingTaskExecutor(label: "ligas-test-download")) {
                 let download = try await client.image(.team("late"))
                 #expect(download.header.totalSize == UInt64(Self.size))
+                if makesAnIterator { _ = download.makeAsyncIterator() }
             }
             try await server.waitFor("the daemon read the cancel") { $0.inFlightRequests == 0 }
             handler.gate.open()

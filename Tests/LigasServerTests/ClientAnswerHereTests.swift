@@ -79,7 +79,7 @@ struct ClientAnswerHereTests {
             defer { slowClient.close(); other.close() }
             // Alone, it waits for its answer here, for up to its 30 s: off the cooperative pool, which
             // the server's request tasks (in this process) need.
-            async let slow = withTaskExecutorPreference(BlockingTaskExecutor(label: "ligas-test-slow")) {
+            async let slow = withTaskExecutorPreference(BlockingQueueExecutor(label: "ligas-test-slow")) {
                 try await slowClient.teams(league: "slow")
             }
             try await poll("the slow request reached the handler") { handler.handled.total == 1 ? () : nil }

@@ -14,7 +14,7 @@ struct ClientStreamHereTests {
     /// Off the cooperative pool: a consumer reading here blocks its thread, and the test server's
     /// request tasks (in this process) must still find one.
     static func download(_ client: LigasClient, _ team: String) async throws -> Data {
-        try await withTaskExecutorPreference(BlockingTaskExecutor(label: "ligas-test-download")) {
+        try await withTaskExecutorPreference(BlockingQueueExecutor(label: "ligas-test-download")) {
             var bytes = Data()
             for try await chunk in try await client.image(.team(team)) { bytes.append(chunk) }
             return bytes
@@ -88,7 +88,7 @@ struct ClientStreamHereTests {
             let client = try await ClientAnswerHereTests.client(server, budget: .seconds(30), callers: callers)
             defer { slowClient.close(); client.close() }
             // Alone, it waits here, off the pool (see `download`).
-            async let slow = withTaskExecutorPreference(BlockingTaskExecutor(label: "ligas-test-slow")) {
+            async let slow = withTaskExecutorPreference(BlockingQueueExecutor(label: "ligas-test-slow")) {
                 try await slowClient.teams(league: "slow")
             }
             try await poll("the slow request reached the handler") { handler.handled.total == 1 ? () : nil }
@@ -107,11 +107,11 @@ struct ClientStreamHereTests {
             let client = try await ClientAnswerHereTests.client(server, budget: .seconds(30), callers: callers)
             let slowClient = try await ClientAnswerHereTests.client(server, budget: .seconds(30), callers: callers)
             defer { client.close(); slowClient.close() }
-            let executor = BlockingTaskExecutor(label: "ligas-test-download")
+            let executor = BlockingQueueExecutor(label: "ligas-test-download")
             let download = try await withTaskExecutorPreference(executor) { try await client.image(.team("late")) }
             #expect(client.flowStatistics.streamHeadersTakenHere == 1)
             // Alone, it waits here, off the pool; the download's consumer is now not alone.
-            async let slow = withTaskExecutorPreference(BlockingTaskExecutor(label: "ligas-test-slow")) {
+            async let slow = withTaskExecutorPreference(BlockingQueueExecutor(label: "ligas-test-slow")) {
                 try await slowClient.teams(league: "slow")
             }
             try await poll("the slow request reached the handler") { handler.handled.total == 2 ? () : nil }
@@ -136,7 +136,7 @@ struct ClientStreamHereTests {
         try await TestServer.run(handler: handler) { server in
             let client = try await ClientAnswerHereTests.client(server, budget: .seconds(30))
             defer { client.close() }
-            try await withTaskExecutorPreference(BlockingTaskExecutor(label: "ligas-test-download")) {
+            try await withTaskExecutorPreference(BlockingQueueExecutor(label: "ligas-test-download")) {
                 let download = try await client.image(.team("late"))
                 #expect(download.header.totalSize == UInt64(Self.size))
                 if makesAnIterator { _ = download.makeAsyncIterator() }
@@ -155,7 +155,7 @@ struct ClientStreamHereTests {
         try await TestServer.run(handler: handler) { server in
             let client = try await ClientAnswerHereTests.client(server, budget: .seconds(30))
             defer { client.close() }
-            let attempt = Task(executorPreference: BlockingTaskExecutor(label: "ligas-test-download")) {
+            let attempt = Task(executorPreference: BlockingQueueExecutor(label: "ligas-test-download")) {
                 _ = try await client.image(.team("slow"))
             }
             try await poll("the request reached the handler") { handler.handled.total == 1 ? () : nil }

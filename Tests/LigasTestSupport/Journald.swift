@@ -17,7 +17,7 @@ import Foundation
 public actor Journald {
     public static let shared = Journald()
     /// Starting and stopping journald waits in `usleep` loops: on a thread of its own (`offThePool`).
-    private nonisolated let executor = BlockingActorExecutor(label: "ligas-test-journald")
+    private nonisolated let executor = BlockingQueueExecutor(label: "ligas-test-journald")
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     public static let socketDirectory = "/run/systemd/journal"
     /// Where `sd_journal_sendv` sends entries (libsystemd's fixed path).

@@ -13,8 +13,12 @@ public func offThePool<T: Sendable>(_ label: String = "ligas-test-blocking", _ b
     }
 }
 
-/// A serial executor on a queue of its own: an actor that must block (see `offThePool`) runs there.
-public final class BlockingActorExecutor: SerialExecutor {
+/// An executor on a queue of its own (serial), for work that may block its thread and must leave
+/// the cooperative pool to the rest of the process (see `offThePool`): as a serial executor, an
+/// actor that must block runs there; as a task executor (`withTaskExecutorPreference`), async code
+/// that may block does (a LigasClient caller reading its own answer, for up to its budget, while
+/// an in-process server's request tasks need the pool).
+public final class BlockingQueueExecutor: SerialExecutor, TaskExecutor {
     private let queue: DispatchQueue
 
     public init(label: String) {
@@ -23,27 +27,10 @@ public final class BlockingActorExecutor: SerialExecutor {
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+        queue.async { job.runSynchronously(isolatedTo: self.asUnownedSerialExecutor(), taskExecutor: self.asUnownedTaskExecutor()) }
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
-    }
-}
-
-/// A task executor on a queue of its own: async code that may block its thread (a LigasClient
-/// caller reading its own answer, for up to its budget) runs there, with
-/// `withTaskExecutorPreference`, and leaves the cooperative pool to the rest of the process (an
-/// in-process server's request tasks above all).
-public final class BlockingTaskExecutor: TaskExecutor {
-    private let queue: DispatchQueue
-
-    public init(label: String) {
-        queue = DispatchQueue(label: label)
-    }
-
-    public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }

@@ -20,7 +20,7 @@ extension SQLiteCacheStore: ImageDataStore {
         guard let (contentType, size, savedAt, sha256, newest) = found else { return nil }
         if !newest {
             try write { db in
-                try db.run("UPDATE image SET last_used = (SELECT MAX(last_used) + 1 FROM image) WHERE url = ?", [key])
+                try Self.markNewest(key, in: db)
             }
         }
         return StoredImage(
@@ -56,7 +56,7 @@ extension SQLiteCacheStore: ImageDataStore {
         guard !urls.isEmpty else { return }
         try? write { db in
             for url in urls {
-                try db.run("UPDATE image SET last_used = (SELECT MAX(last_used) + 1 FROM image) WHERE url = ?", [url.absoluteString])
+                try Self.markNewest(url.absoluteString, in: db)
             }
         }
     }
@@ -102,6 +102,11 @@ extension SQLiteCacheStore: ImageDataStore {
             try db.run("DELETE FROM image WHERE url = ?", [try oldest.text(0)])
             total -= try oldest.int(1)
         }
+    }
+
+    /// Makes the image the most recently used (eviction takes the least recently used first).
+    private static func markNewest(_ key: String, in db: SQLiteConnection) throws {
+        try db.run("UPDATE image SET last_used = (SELECT MAX(last_used) + 1 FROM image) WHERE url = ?", [key])
     }
 
     private static func totalImageBytes(_ db: SQLiteConnection) throws -> Int {

@@ -334,8 +334,7 @@ final class Connection: @unchecked Sendable {
         }
         switch handler.answerNow(request, context: context) {
         case .readyStream(let ready)?:
-            return sendReadyStream(
-                ReadyStreamSending(requestID: requestID, ready: ready, chunkSize: session.chunkSize, entry: entry, started: started))
+            return sendReadyStream(ready, requestID: requestID, chunkSize: session.chunkSize, entry: entry, started: started)
         case let outcome?:
             return answerNow(requestID, outcome, entry: entry, started: started)
         case nil:
@@ -393,7 +392,7 @@ final class Connection: @unchecked Sendable {
     /// A ready stream on its way (see `sendReadyStream`).
     private struct ReadyStreamSending {
         let requestID: UInt32
-        var token: UInt64 = 0
+        let token: UInt64
         let ready: ReadyStream
         let chunkSize: Int
         var entry: RequestLogEntry
@@ -402,6 +401,19 @@ final class Connection: @unchecked Sendable {
         var nextPiece = 0
         var rest = Data()
         var progress = StreamProgress()
+
+        init(
+            _ ready: ReadyStream, requestID: UInt32, token: UInt64, chunkSize: Int, entry: RequestLogEntry,
+            started: ContinuousClock.Instant
+        ) {
+            self.requestID = requestID
+            self.token = token
+            self.ready = ready
+            self.chunkSize = chunkSize
+            self.entry = entry
+            self.entry.source = ready.header.source
+            self.started = started
+        }
     }
 
     /// Sends a stream whose bytes are ready to be read from the queue, with no task: the header and
@@ -409,15 +421,14 @@ final class Connection: @unchecked Sendable {
     /// sent) and a chunk sent per turn of the queue, so that what else waits there, a cancel above
     /// all, runs between two chunks. Backpressure, the end frame and the log entry as for a stream a
     /// task sends (`RequestExchange`).
-    private func sendReadyStream(_ sending: ReadyStreamSending) {
+    private func sendReadyStream(
+        _ ready: ReadyStream, requestID: UInt32, chunkSize: Int, entry: RequestLogEntry, started: ContinuousClock.Instant
+    ) {
         dispatchPrecondition(condition: .onQueue(queue))
         requestTokens += 1
-        var sending = sending
-        sending.token = requestTokens
-        sending.entry.source = sending.ready.header.source
         events.requestStarted()
-        inFlight[sending.requestID] = .readyStream(token: sending.token)
-        startReadyStream(sending)
+        inFlight[requestID] = .readyStream(token: requestTokens)
+        startReadyStream(ReadyStreamSending(ready, requestID: requestID, token: requestTokens, chunkSize: chunkSize, entry: entry, started: started))
     }
 
     /// A ready stream a request's task answered with (see `RequestExchange`): from now on the queue
@@ -427,8 +438,7 @@ final class Connection: @unchecked Sendable {
         _ ready: ReadyStream, for requestID: UInt32, token: UInt64, chunkSize: Int, entry: RequestLogEntry, started: ContinuousClock.Instant
     ) async {
         await onQueue { [self] in
-            var sending = ReadyStreamSending(requestID: requestID, token: token, ready: ready, chunkSize: chunkSize, entry: entry, started: started)
-            sending.entry.source = ready.header.source
+            let sending = ReadyStreamSending(ready, requestID: requestID, token: token, chunkSize: chunkSize, entry: entry, started: started)
             guard case .task(_, token)? = inFlight[requestID] else { return finishReadyStream(sending, cancelled: true) }
             inFlight[requestID] = .readyStream(token: token)
             startReadyStream(sending)

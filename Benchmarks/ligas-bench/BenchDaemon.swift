@@ -4,7 +4,8 @@ import LigasProtocol
 import LigasTestSupport
 
 /// A real ligasd for the benchmark, started the way systemd starts it: under
-/// `systemd-socket-activate`, which binds the socket and execs ligasd with it (same PID).
+/// `systemd-socket-activate`, which binds the socket and, at the first connection, execs ligasd
+/// with it (same PID).
 final class BenchDaemon: Sendable {
     let process: SpawnedProcess
     let socketPath: String
@@ -12,7 +13,7 @@ final class BenchDaemon: Sendable {
     /// `LIGASD_LOG_TARGET` says otherwise.
     let logTarget: String
     static let defaultLogTarget = ProcessInfo.processInfo.environment["LIGASD_LOG_TARGET"] ?? "journal"
-    /// When `systemd-socket-activate` was spawned, for the cold-start figure.
+    /// When `systemd-socket-activate` was spawned (the cold start prints its figure from here too).
     let spawnedAt: ContinuousClock.Instant
 
     var pid: Int32 { process.pid }

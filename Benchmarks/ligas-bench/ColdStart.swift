@@ -1,24 +1,48 @@
 import Foundation
+import Glibc
 
-/// Cold start: from nothing running to the first reply.
+/// Cold start: from a connection to a socket that no ligasd serves yet to the first reply.
 enum ColdStart {
-    /// Under `systemd-socket-activate`: from spawning it (it binds the socket, then execs ligasd)
-    /// to the first `ping` reply, ligasd's whole start-up included. The cache file persists across
-    /// runs, as it does on a real machine.
+    /// Under `systemd-socket-activate`: it binds the socket and, at the first connection, execs
+    /// ligasd with it. Timed from that connection (once the socket exists), as under systemd, whose
+    /// socket unit listens long before anyone connects: the tool's own start before it binds
+    /// (8–10 ms here) is not part of an activation. The figure from the spawn is printed beside
+    /// it. The cache file persists across runs, as it does on a real machine.
     static func socketActivate(ligasd: String, remote: String, directory: URL, runs: Int) async throws {
-        var samples = Samples(capacity: runs)
+        var fromConnection = Samples(capacity: runs)
+        var fromSpawn = Samples(capacity: runs)
         for _ in 0..<runs {
             let daemon = try BenchDaemon(ligasd: ligasd, remote: remote, directory: directory, name: "cold")
             do {
+                try waitForSocketFile(daemon)
+                let connecting = ContinuousClock.now
                 _ = try daemon.firstReply()
-                samples.add(since: daemon.spawnedAt)
+                fromConnection.add(since: connecting)
+                fromSpawn.add(since: daemon.spawnedAt)
             } catch {
                 await daemon.stop()
                 throw error
             }
             await daemon.stop()
         }
-        report("cold_start_socket_activate", samples, runs: runs)
+        Report.result("cold_start_socket_activate", [
+            "runs": runs, "p50_ms": milliseconds(fromConnection.percentile(0.5)),
+            "max_ms": milliseconds(fromConnection.percentile(1)), "mean_ms": milliseconds(fromConnection.mean),
+            "from_spawn_p50_ms": milliseconds(fromSpawn.percentile(0.5)),
+        ])
+    }
+
+    /// Until `systemd-socket-activate` has bound the socket (it listens right after), without
+    /// connecting: a connection is what starts ligasd.
+    private static func waitForSocketFile(_ daemon: BenchDaemon) throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        var status = stat()
+        while stat(daemon.socketPath, &status) != 0 {
+            guard ContinuousClock.now < deadline, !daemon.process.hasExited else {
+                throw BlockingClient.Failure(description: "systemd-socket-activate did not bind \(daemon.socketPath)")
+            }
+            usleep(100)
+        }
     }
 
     /// One sample against a socket that something else holds (the user manager): connect with no
@@ -29,10 +53,7 @@ enum ColdStart {
         Report.line("FIRST_REPLY_US \(Report.fixed(Samples.microseconds(ContinuousClock.now - start)))")
     }
 
-    static func report(_ name: String, _ samples: Samples, runs: Int) {
-        Report.result(name, [
-            "runs": runs, "p50_ms": Report.fixed(samples.percentile(0.5) / 1000, 2),
-            "max_ms": Report.fixed(samples.percentile(1) / 1000, 2), "mean_ms": Report.fixed(samples.mean / 1000, 2),
-        ])
+    private static func milliseconds(_ microseconds: Double) -> String {
+        Report.fixed(microseconds / 1000, 2)
     }
 }

@@ -12,6 +12,7 @@ import LigasTestSupport
 ///     ligas-bench unary SOCKET [N]            only the round trips, against a running ligasd (to profile it)
 ///     ligas-bench throughput SOCKET CLIENTS [SECONDS]   only the throughput, likewise
 ///     ligas-bench memory                      only the idle RSS, at start and warm (ligasd started as above)
+///     ligas-bench cold [RUNS]                 only the socket-activated cold start (20 runs)
 ///     ligas-bench streams [SECONDS] [MIB]     only streams of the 20 (or 1) MiB logo through LigasClient (to profile)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -189,6 +190,11 @@ func profileStreams(seconds: Int, mebibytes: Int) async throws {
 
 if arguments.first == "memory" {
     try await benchIdleMemory()
+    exit(0)
+}
+if arguments.first == "cold" {
+    let runs = arguments.count > 1 ? Int(arguments[1]) ?? 20 : 20
+    try await ColdStart.socketActivate(ligasd: ligasd, remote: fixture.root.absoluteString, directory: workspace.url, runs: runs)
     exit(0)
 }
 if arguments.first == "streams" {

@@ -123,7 +123,7 @@ final class Connection: @unchecked Sendable {
     // MARK: - Lifecycle
 
     func start() {
-        queue.async { [self] in
+        loop.execute { [self] in
             token = loop.register(fd, EventLoop.Handlers(readable: { [self] in readAvailable() }, writable: { [self] in flush() }))
             handshakeTimer = timer(after: limits.handshakeTimeout) { [unowned self] in
                 refuse(ErrorBody(code: .deadlineExceeded, message: "no hello within the handshake timeout"))
@@ -136,7 +136,7 @@ final class Connection: @unchecked Sendable {
     /// Requests the client has already sent are read and answered `shuttingDown` first, even on
     /// an idle connection: the client can then tell a request to retry from one that was lost.
     func refuseNewRequests() {
-        queue.async { [self] in
+        loop.execute { [self] in
             guard state == .open else { return }
             state = .stopping
             readAvailable()
@@ -146,7 +146,7 @@ final class Connection: @unchecked Sendable {
 
     /// Close now, whatever is in flight (end of the shutdown grace period).
     func forceClose() {
-        queue.async { [self] in teardown(reason: "shutdown") }
+        loop.execute { [self] in teardown(reason: "shutdown") }
     }
 
     private func teardown(reason: String) {
@@ -477,7 +477,7 @@ final class Connection: @unchecked Sendable {
         }) { [self] delivery in
             var sending = sending
             guard sending.progress.goesOn(after: delivery, chunkBytes: chunk.count) else { return finishReadyStream(sending) }
-            queue.async { [self, sending] in sendNextChunk(sending) }
+            loop.execute { [self, sending] in sendNextChunk(sending) }
         }
     }
 
@@ -557,7 +557,7 @@ final class Connection: @unchecked Sendable {
         _ requestID: UInt32, token: UInt64, payload: Data? = nil, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void
     ) -> DeliveryTicket {
         let ticket = DeliveryTicket()
-        queue.async { [self] in
+        loop.execute { [self] in
             widenSendBuffer()
             sendWhenRoom(requestID, token: token, payload: payload, encode) { ticket.resolve($0) }
         }
@@ -629,7 +629,7 @@ final class Connection: @unchecked Sendable {
     private func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         if loop.isCurrent { return body() }
         return await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: body()) }
+            loop.execute { continuation.resume(returning: body()) }
         }
     }
 

@@ -1,7 +1,8 @@
 import Dispatch
+import Glibc
 
-/// The one place the server and the daemon turn a `Duration` into whole units: Dispatch timers
-/// and log fields.
+/// The one place the server and the daemon turn a `Duration` into whole units: Dispatch timers,
+/// the event loop's `epoll_pwait2` and log fields.
 extension Duration {
     /// Whole microseconds (rounded toward zero).
     public var wholeMicroseconds: Int64 {
@@ -16,5 +17,9 @@ extension Duration {
 
     var dispatchInterval: DispatchTimeInterval {
         .nanoseconds(wholeNanoseconds)
+    }
+
+    var timespec: Glibc.timespec {
+        Glibc.timespec(tv_sec: Int(components.seconds), tv_nsec: Int(components.attoseconds / 1_000_000_000))
     }
 }

@@ -1,6 +1,7 @@
 import CEpoll
 import Dispatch
 import Glibc
+import Synchronization
 
 /// Every connection of the server on one epoll set, drained from one Dispatch read source, on one
 /// serial queue: the queue all connection state lives on.
@@ -15,6 +16,14 @@ import Glibc
 ///
 /// Edge-triggered: a connection is told once that bytes arrived, so it must read until the
 /// socket is empty, or ask to be read again (`readAgain`) when it stops early for fairness.
+///
+/// Lingering: a request that finds the loop idle in Dispatch wakes Dispatch's manager thread,
+/// which wakes a worker to run `drain`: two wake-ups before the reply, where a blocking server
+/// has one. So once `drain` has served something, it waits on the set itself for `linger` before
+/// giving its thread back: a client that asks again right after its answer (a list, then its
+/// logos; a benchmark) is read by a thread the kernel wakes directly. Work handed to the queue
+/// with `execute` cuts the wait short (it rings an eventfd in the set), so nothing queued waits
+/// behind it; a timer on the queue may wait one `linger`.
 final class EventLoop: @unchecked Sendable {
     /// What a registered descriptor is told.
     struct Handlers {
@@ -32,15 +41,34 @@ final class EventLoop: @unchecked Sendable {
     private var again: [UInt64] = []
     private var draining = false
     private var events = [epoll_event](repeating: epoll_event(), count: 64)
+    /// How long `drain` waits for more once it has served something (see the type's comment).
+    private let linger: timespec
+    /// An eventfd in the set, under a token no connection gets: rung to end a linger.
+    private let doorbell: Int32
+    private static let doorbellToken: UInt64 = 0
+    /// Blocks handed over with `execute` that have not started yet; `drain` lingers only at 0.
+    private let pending = Atomic<Int>(0)
+    /// Set while `drain` may be waiting in a linger: `execute` then rings.
+    private let lingering = Atomic<Bool>(false)
+    private let closed = Atomic<Bool>(false)
 
-    init(label: String, target: DispatchQueue) {
+    init(label: String, target: DispatchQueue, linger: Duration) {
+        self.linger = linger.timespec
         queue = DispatchQueue(label: label, target: target)
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         precondition(epoll >= 0, "epoll_create1: errno \(errno)")
+        doorbell = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        precondition(doorbell >= 0, "eventfd: errno \(errno)")
+        var ring = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: Self.doorbellToken))
+        precondition(epoll_ctl(epoll, EPOLL_CTL_ADD, doorbell, &ring) == 0, "epoll_ctl: errno \(errno)")
         queue.setSpecific(key: Self.key, value: ObjectIdentifier(self))
         let source = DispatchSource.makeReadSource(fileDescriptor: epoll, queue: queue)
         source.setEventHandler { [weak self] in self?.drain() }
-        source.setCancelHandler { [epoll] in Glibc.close(epoll) }  // once Dispatch no longer watches it
+        // Once Dispatch no longer watches them.
+        source.setCancelHandler { [epoll, doorbell] in
+            Glibc.close(epoll)
+            Glibc.close(doorbell)
+        }
         self.source = source
         source.resume()
     }
@@ -48,7 +76,28 @@ final class EventLoop: @unchecked Sendable {
     /// Stops the loop, once the server has no connection left: the source goes, and with it the
     /// epoll set.
     func close() {
+        // Once: the source's cancel handler closes the doorbell, whose number may then be reused.
+        guard !closed.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        ring()
         queue.sync { source?.cancel() }
+    }
+
+    /// Runs `work` on the queue, soon: a linger in progress ends for it. The one way code puts
+    /// work on the queue (a timer's handler aside).
+    func execute(_ work: @escaping @Sendable () -> Void) {
+        // Counted before the check, and `drain` sets `lingering` before it reads the count (all
+        // sequentially consistent): either `drain` sees this block and does not wait, or this
+        // sees the linger and rings.
+        pending.add(1, ordering: .sequentiallyConsistent)
+        queue.async { [self] in
+            pending.subtract(1, ordering: .sequentiallyConsistent)
+            work()
+        }
+        if lingering.load(ordering: .sequentiallyConsistent) { ring() }
+    }
+
+    private func ring() {
+        _ = eventfd_write(doorbell, 1)
     }
 
     deinit {
@@ -93,7 +142,7 @@ final class EventLoop: @unchecked Sendable {
         again.append(token)
         // Outside a drain (a connection read on its own, e.g. when the server stops), nothing
         // else would come back for it: epoll tells of new bytes only.
-        if !draining, again.count == 1 { queue.async { [self] in drain() } }
+        if !draining, again.count == 1 { execute { [self] in drain() } }
     }
 
     private func control(_ operation: Int32, _ fd: Int32, _ token: UInt64, writable: Bool) {
@@ -105,18 +154,27 @@ final class EventLoop: @unchecked Sendable {
         precondition(epoll_ctl(epoll, operation, fd, &event) == 0, "epoll_ctl: errno \(errno)")
     }
 
-    /// Handles what is ready, a bounded number of rounds; if more is left, the source fires
-    /// again (the epoll set stays readable) or, for connections to read again, a turn is queued.
+    /// Handles what is ready, a bounded number of rounds, lingering between them; if more is left,
+    /// the source fires again (the epoll set stays readable) or, for connections to read again, a
+    /// turn is queued. Returns at once when the doorbell rang: work waits on the queue.
     private func drain() {
         draining = true
         defer { draining = false }
-        for _ in 0..<8 {
-            let ready = events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), 0) }
+        var served = false
+        rounds: for _ in 0..<64 {
+            let ready = wait(mayLinger: served)
             let retries = again
             again.removeAll(keepingCapacity: true)
-            guard ready > 0 || !retries.isEmpty else { return }
+            guard ready > 0 || !retries.isEmpty else { break }
+            var rang = false
             for index in 0..<Int(max(0, ready)) {
                 let event = events[index]
+                if event.data.u64 == Self.doorbellToken {
+                    var count: eventfd_t = 0
+                    _ = eventfd_read(doorbell, &count)
+                    rang = true
+                    continue
+                }
                 guard let handlers = registered[event.data.u64]?.handlers else { continue }
                 if event.events & EPOLLOUT.rawValue != 0 { handlers.writable() }
                 if event.events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
@@ -124,7 +182,25 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
             for token in retries { registered[token]?.handlers.readable() }
+            if rang { break rounds }
+            served = true
         }
-        if !again.isEmpty { queue.async { [self] in drain() } }
+        if !again.isEmpty { execute { [self] in drain() } }
+    }
+
+    /// What is ready now or, when it `mayLinger` and nothing else waits, within `linger`.
+    private func wait(mayLinger: Bool) -> Int32 {
+        events.withUnsafeMutableBufferPointer { events in
+            guard mayLinger, again.isEmpty else { return epoll_wait(epoll, events.baseAddress, Int32(events.count), 0) }
+            lingering.store(true, ordering: .sequentiallyConsistent)
+            defer { lingering.store(false, ordering: .sequentiallyConsistent) }
+            guard pending.load(ordering: .sequentiallyConsistent) == 0 else {
+                return epoll_wait(epoll, events.baseAddress, Int32(events.count), 0)
+            }
+            var timeout = linger
+            // -1 (EINTR; ENOSYS before Linux 5.11) reads as nothing ready: the drain ends, and
+            // the source fires again for whatever comes.
+            return epoll_pwait2(epoll, events.baseAddress, Int32(events.count), &timeout, nil)
+        }
     }
 }

@@ -28,7 +28,7 @@ public final class Server: @unchecked Sendable {
     /// The registry and accepting; connections live on `loop` (a queue of its own, so that a
     /// busy loop never holds up accepting, `status` or shutdown).
     private let queue = DispatchQueue(label: "ligasd.server", target: Server.target)
-    private let loop = EventLoop(label: "ligasd.connections", target: Server.target)
+    private let loop: EventLoop
 
     private var acceptSource: (any DispatchSourceRead)?
     private var connections: [UInt64: Connection] = [:]
@@ -59,6 +59,7 @@ public final class Server: @unchecked Sendable {
         self.logger = logger
         self.logTags = logTags
         self.requestLog = requestLog ?? LoggerRequestLog(logger: logger, tags: logTags)
+        loop = EventLoop(label: "ligasd.connections", target: Server.target, linger: limits.linger)
     }
 
     /// Starts accepting. With `idleExit`, `onIdle` runs once the server has had no connection and

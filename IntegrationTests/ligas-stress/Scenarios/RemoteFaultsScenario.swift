@@ -76,11 +76,12 @@ enum RemoteFaultsScenario {
                     ]
                 }
                 if fault == .down && warm {
-                    // Down after warming: the same cache, and a remote address where nothing listens
-                    // (a closed port refuses at once; a stopped in-process server did not).
+                    // Down after warming: the same cache and the same remote address, where nothing
+                    // listens any more. (Not another address: ligasd takes a new address for a new
+                    // source, and drops the old one's feeds at start: README, "Behaviour, in short".)
                     await daemon.stop()
                     try await remote.server.shutdown()
-                    daemon = try await StressDaemon.start(options, directory: directory, remote: deadURL, logName: "ligasd-down.log")
+                    daemon = try await StressDaemon.start(options, directory: directory, remote: remoteURL, logName: "ligasd-down.log")
                 } else if fault != .down {
                     remote.fail(fault)
                 }

@@ -163,6 +163,7 @@ for r in [headers] + rows:
     print("  ".join(str(cell).ljust(widths[i]) if i < 2 else str(cell).rjust(widths[i]) for i, cell in enumerate(r)))
 print(f"C: ping-pong {raw.get('pingpong', {}).get('req_bytes', '?')}B->{raw.get('pingpong', {}).get('resp_bytes', '?')}B, "
       f"16 conns, 1 MiB stream in 64 KiB writes; gRPC: Teams unary JSON, 16 callers on 1 conn, 1 MiB raw chunks.")
-print("* = extra rows: a blocking single-request client, to separate the daemon's cost from the client library's.")
+print("* = extra rows, not targets: a blocking single-request client (the daemon's cost apart from the client library's);")
+print("    the cold start from spawning systemd-socket-activate, which binds only then (the row above starts at the first connection).")
 print(f"log: {ours.get('log_target', {}).get('target', '?')} at level {ours.get('log_target', {}).get('level', '?')}")
 print(load_note)

@@ -50,7 +50,6 @@ final class EventLoop: @unchecked Sendable {
     private let pending = Atomic<Int>(0)
     /// Set while `drain` may be waiting in a linger: `execute` then rings.
     private let lingering = Atomic<Bool>(false)
-    private let closed = Atomic<Bool>(false)
 
     init(label: String, target: DispatchQueue, linger: Duration) {
         self.linger = linger.timespec
@@ -64,11 +63,7 @@ final class EventLoop: @unchecked Sendable {
         queue.setSpecific(key: Self.key, value: ObjectIdentifier(self))
         let source = DispatchSource.makeReadSource(fileDescriptor: epoll, queue: queue)
         source.setEventHandler { [weak self] in self?.drain() }
-        // Once Dispatch no longer watches them.
-        source.setCancelHandler { [epoll, doorbell] in
-            Glibc.close(epoll)
-            Glibc.close(doorbell)
-        }
+        source.setCancelHandler { [epoll] in Glibc.close(epoll) }  // once Dispatch no longer watches it
         self.source = source
         source.resume()
     }
@@ -76,8 +71,6 @@ final class EventLoop: @unchecked Sendable {
     /// Stops the loop, once the server has no connection left: the source goes, and with it the
     /// epoll set.
     func close() {
-        // Once: the source's cancel handler closes the doorbell, whose number may then be reused.
-        guard !closed.exchange(true, ordering: .sequentiallyConsistent) else { return }
         ring()
         queue.sync { source?.cancel() }
     }
@@ -102,6 +95,8 @@ final class EventLoop: @unchecked Sendable {
 
     deinit {
         source?.cancel()
+        // Here, not with the epoll set: `ring` may be called as long as the loop exists.
+        Glibc.close(doorbell)
     }
 
     /// Whether the caller runs on this loop's queue.
@@ -191,16 +186,17 @@ final class EventLoop: @unchecked Sendable {
     /// What is ready now or, when it `mayLinger` and nothing else waits, within `linger`.
     private func wait(mayLinger: Bool) -> Int32 {
         events.withUnsafeMutableBufferPointer { events in
-            guard mayLinger, again.isEmpty else { return epoll_wait(epoll, events.baseAddress, Int32(events.count), 0) }
-            lingering.store(true, ordering: .sequentiallyConsistent)
-            defer { lingering.store(false, ordering: .sequentiallyConsistent) }
-            guard pending.load(ordering: .sequentiallyConsistent) == 0 else {
-                return epoll_wait(epoll, events.baseAddress, Int32(events.count), 0)
+            if mayLinger, again.isEmpty {
+                lingering.store(true, ordering: .sequentiallyConsistent)
+                defer { lingering.store(false, ordering: .sequentiallyConsistent) }
+                if pending.load(ordering: .sequentiallyConsistent) == 0 {
+                    var timeout = linger
+                    // -1 (EINTR; ENOSYS before Linux 5.11) reads as nothing ready: the drain
+                    // ends, and the source fires again for whatever comes.
+                    return epoll_pwait2(epoll, events.baseAddress, Int32(events.count), &timeout, nil)
+                }
             }
-            var timeout = linger
-            // -1 (EINTR; ENOSYS before Linux 5.11) reads as nothing ready: the drain ends, and
-            // the source fires again for whatever comes.
-            return epoll_pwait2(epoll, events.baseAddress, Int32(events.count), &timeout, nil)
+            return epoll_wait(epoll, events.baseAddress, Int32(events.count), 0)
         }
     }
 }

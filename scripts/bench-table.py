@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One table from one run: ligasd's RESULT lines beside the peers' (C raw-uds, grpc-swift-2).
 
-Usage: bench-table.py GRPC_OUT RAW_OUT LIGASD_OUT COLD_USER_OUT LOAD_NOTE
+Usage: bench-table.py GRPC_OUT RAW_OUT LIGASD_OUT COLD_USER_OUT COLD_USER_FLOOR_OUT LOAD_NOTE
 """
 import statistics
 import sys
@@ -21,9 +21,17 @@ def results(path, who):
 grpc = results(sys.argv[1], "grpc")
 raw = results(sys.argv[2], "raw")
 ours = results(sys.argv[3], "ligasd")
-with open(sys.argv[4]) as f:
-    cold_user = [float(l.split()[1]) / 1000 for l in f if l.startswith("FIRST_REPLY_US")]
-load_note = sys.argv[5]
+
+
+def first_replies(path):
+    """The cold starts under systemd --user, in ms: 'FIRST_REPLY_US <us>' lines."""
+    with open(path) as f:
+        return [float(l.split()[1]) / 1000 for l in f if l.startswith("FIRST_REPLY_US")]
+
+
+cold_user = first_replies(sys.argv[4])
+cold_user_floor = first_replies(sys.argv[5])
+load_note = sys.argv[6]
 
 
 def get(table, test, key):
@@ -131,6 +139,9 @@ row("cold start, systemd-socket-activate p50, from its spawn*", "ms", get(ours, 
 cold_um = statistics.median(cold_user) if cold_user else None
 row(f"cold start, systemd --user p50 (n={len(cold_user)})", "ms", cold_um, target="<= 20", met=at_most(cold_um, 20))
 row("cold start, systemd --user max", "ms", max(cold_user) if cold_user else None)
+row("cold start, systemd-socket-activate p50, ping-only.c**", "ms", get(ours, "cold_start_floor_socket_activate", "p50_ms"))
+row(f"cold start, systemd --user p50 (n={len(cold_user_floor)}), ping-only.c**", "ms",
+    statistics.median(cold_user_floor) if cold_user_floor else None)
 
 client_p50 = get(ours, "client_process", "p50_ms")
 runs = ours.get("client_process", {}).get("runs", "?")
@@ -165,5 +176,7 @@ print(f"C: ping-pong {raw.get('pingpong', {}).get('req_bytes', '?')}B->{raw.get(
       f"16 conns, 1 MiB stream in 64 KiB writes; gRPC: Teams unary JSON, 16 callers on 1 conn, 1 MiB raw chunks.")
 print("* = extra rows, not targets: a blocking single-request client (the daemon's cost apart from the client library's);")
 print("    the cold start from spawning systemd-socket-activate, which binds only then (the row above starts at the first connection).")
+print("** = the floor under ligasd's cold starts: Benchmarks/cold-start-floor/ping-only.c, a C program that only answers")
+print("    the ping, started in ligasd's place (same units, same client); what ligasd takes beyond it is its own.")
 print(f"log: {ours.get('log_target', {}).get('target', '?')} at level {ours.get('log_target', {}).get('level', '?')}")
 print(load_note)

@@ -6,13 +6,16 @@ import LigasTestSupport
 /// ligas-bench: speed and memory of a real ligasd over its real socket, printed as
 /// `RESULT ligasd ...` lines (scripts/bench puts them beside the peers' figures).
 ///
-///     ligas-bench [--ligasd PATH] [--ligas-client PATH] [--quick]
+///     ligas-bench [--ligasd PATH] [--ligas-client PATH] [--cold-floor PATH] [--quick]
 ///                                             every figure, ligasd started under systemd-socket-activate
+///                                             (--cold-floor: also that program's cold start, the floor
+///                                             under ligasd's: Benchmarks/cold-start-floor/ping-only.c)
 ///     ligas-bench first-reply SOCKET          one cold-start sample on a socket the user manager holds
 ///     ligas-bench unary SOCKET [N]            only the round trips, against a running ligasd (to profile it)
 ///     ligas-bench throughput SOCKET CLIENTS [SECONDS]   only the throughput, likewise
 ///     ligas-bench memory                      only the idle RSS, at start and warm (ligasd started as above)
-///     ligas-bench cold [RUNS]                 only the socket-activated cold start (20 runs)
+///     ligas-bench cold [RUNS]                 only the socket-activated cold start (20 runs; and the
+///                                             floor's, with --cold-floor)
 ///     ligas-bench streams [SECONDS] [MIB]     only streams of the 20 (or 1) MiB logo through LigasClient (to profile)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -41,6 +44,7 @@ let ligasd = arguments.firstIndex(of: "--ligasd").map { arguments[$0 + 1] }
 // ligas-client, for the whole-process figure: beside ligasd unless given.
 let ligasClient = arguments.firstIndex(of: "--ligas-client").map { arguments[$0 + 1] }
     ?? URL(fileURLWithPath: ligasd).deletingLastPathComponent().appendingPathComponent("ligas-client").path
+let coldFloor = arguments.firstIndex(of: "--cold-floor").map { arguments[$0 + 1] }
 let unaryCount = quick ? 2_000 : 20_000
 let throughputTime: Duration = quick ? .seconds(1) : .seconds(3)
 
@@ -192,9 +196,18 @@ if arguments.first == "memory" {
     try await benchIdleMemory()
     exit(0)
 }
-if arguments.first == "cold" {
-    let runs = arguments.count > 1 ? Int(arguments[1]) ?? 20 : 20
+/// The socket-activated cold start, then the floor under it when `--cold-floor` names one.
+func coldStarts(runs: Int) async throws {
     try await ColdStart.socketActivate(ligasd: ligasd, remote: fixture.root.absoluteString, directory: workspace.url, runs: runs)
+    if let coldFloor {
+        try await ColdStart.socketActivate(
+            ligasd: coldFloor, remote: fixture.root.absoluteString, directory: workspace.url, runs: runs,
+            result: "cold_start_floor_socket_activate")
+    }
+}
+
+if arguments.first == "cold" {
+    try await coldStarts(runs: arguments.count > 1 ? Int(arguments[1]) ?? 20 : 20)
     exit(0)
 }
 if arguments.first == "streams" {
@@ -210,7 +223,7 @@ func benchAll() async throws {
     try await SingleFlight.run(ligasd: ligasd, fixture: fixture, directory: workspace.url, clients: 100)
 
     Report.progress("cold start")
-    try await ColdStart.socketActivate(ligasd: ligasd, remote: fixture.root.absoluteString, directory: workspace.url, runs: quick ? 5 : 20)
+    try await coldStarts(runs: quick ? 5 : 20)
 }
 
 // The journal is ligasd's default log target, and what users run: the bench logs there too,

@@ -1,8 +1,8 @@
 # A journald for scripts that run ligasd as a user's machine does, where journald always runs
 # (scripts/bench's cold start under systemd --user). Without one, the user manager cannot connect
 # a service's stdout to /run/systemd/journal/stdout, and at every start it writes that failure to
-# /dev/console before exec'ing the service: 6-8 ms of each activation here, measured with a C stub
-# as the service. Source it from bash:
+# /dev/console before exec'ing the service (4-10 ms of a start here with a build running, none
+# when idle; README, the sixteenth stop). Source it from bash:
 #
 #   source scripts/lib/journald.sh
 #   journald_start      # uses a running journald, or starts a standalone one (see

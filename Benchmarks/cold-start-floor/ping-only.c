@@ -7,7 +7,9 @@
  * It speaks just enough of Protocol/PROTOCOL.md: it answers the client's hello with the
  * server hello of Protocol/vectors/hello-server.json and a request with an empty-map
  * response (Protocol/vectors/response-ping.json) under the request's id. It tells systemd it is
- * ready (Type=notify, as ligasd does), then exits once it has answered.
+ * ready (Type=notify, as ligasd does), then exits once it has answered. Anything else (a frame
+ * over 4 KiB, a short one, a client gone) ends it with status 1, without an error frame: it serves
+ * only the bench's client, whose frames are a few dozen bytes.
  *
  *   cc -O2 -o ping-only ping-only.c   (scripts/bench builds it)
  */
@@ -58,12 +60,12 @@ int main(void) {
         if (length < 8 || length > sizeof frame - 4 || read_exactly(connection, frame + 4, length) != 0) return 1;
         uint8_t kind = frame[5];
         if (kind == 0x01) {
-            if (write(connection, server_hello, sizeof server_hello) != (ssize_t)sizeof server_hello) return 1;
+            if (send(connection, server_hello, sizeof server_hello, MSG_NOSIGNAL) != (ssize_t)sizeof server_hello) return 1;
         } else if (kind == 0x02) {
             uint8_t response[13] = {0x00, 0x00, 0x00, 0x09, 0x01, 0x03, 0x00, 0x00};
             memcpy(response + 8, frame + 8, 4); /* the request's id */
             response[12] = 0xa0;                /* {} */
-            return write(connection, response, sizeof response) == (ssize_t)sizeof response ? 0 : 1;
+            return send(connection, response, sizeof response, MSG_NOSIGNAL) == (ssize_t)sizeof response ? 0 : 1;
         }
     }
 }

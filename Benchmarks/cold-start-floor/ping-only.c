@@ -11,7 +11,7 @@
  * over 4 KiB, a short one, a client gone) ends it with status 1, without an error frame: it serves
  * only the bench's client, whose frames are a few dozen bytes.
  *
- *   cc -O2 -o ping-only ping-only.c   (scripts/bench builds it)
+ *   scripts/bench builds it, with the frames taken from Protocol/vectors.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,14 +20,13 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-static const uint8_t server_hello[] = {
-    0x00, 0x00, 0x00, 0x56, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xa5, 0x65, 0x61, 0x67,
-    0x65, 0x6e, 0x74, 0x6c, 0x6c, 0x69, 0x67, 0x61, 0x73, 0x64, 0x2f, 0x30, 0x2e, 0x31, 0x2e, 0x30,
-    0x68, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x73, 0x81, 0x01, 0x69, 0x63, 0x68, 0x75, 0x6e,
-    0x6b, 0x53, 0x69, 0x7a, 0x65, 0x1a, 0x00, 0x01, 0x00, 0x00, 0x6b, 0x6d, 0x61, 0x78, 0x49, 0x6e,
-    0x46, 0x6c, 0x69, 0x67, 0x68, 0x74, 0x18, 0x20, 0x6c, 0x6d, 0x61, 0x78, 0x46, 0x72, 0x61, 0x6d,
-    0x65, 0x53, 0x69, 0x7a, 0x65, 0x1a, 0x00, 0x10, 0x00, 0x00,
-};
+/* Both frames come from the golden vectors, as scripts/bench compiles this file:
+ * -DSERVER_HELLO=<bytes of hello-server.json> -DPING_RESPONSE=<bytes of response-ping.json>. */
+#if !defined(SERVER_HELLO) || !defined(PING_RESPONSE)
+#error "build with -DSERVER_HELLO=... -DPING_RESPONSE=... (see scripts/bench)"
+#endif
+static const uint8_t server_hello[] = {SERVER_HELLO};
+static const uint8_t ping_response[] = {PING_RESPONSE};
 
 static int read_exactly(int fd, uint8_t *buffer, size_t count) {
     for (size_t done = 0; done < count;) {
@@ -62,9 +61,9 @@ int main(void) {
         if (kind == 0x01) {
             if (send(connection, server_hello, sizeof server_hello, MSG_NOSIGNAL) != (ssize_t)sizeof server_hello) return 1;
         } else if (kind == 0x02) {
-            uint8_t response[13] = {0x00, 0x00, 0x00, 0x09, 0x01, 0x03, 0x00, 0x00};
-            memcpy(response + 8, frame + 8, 4); /* the request's id */
-            response[12] = 0xa0;                /* {} */
+            uint8_t response[sizeof ping_response];
+            memcpy(response, ping_response, sizeof response);
+            memcpy(response + 8, frame + 8, 4); /* under the request's id */
             return send(connection, response, sizeof response, MSG_NOSIGNAL) == (ssize_t)sizeof response ? 0 : 1;
         }
     }

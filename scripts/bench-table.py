@@ -1,9 +1,8 @@
 #!/usr/bin/env python3
 """One table from one run: ligasd's RESULT lines beside the peers' (C raw-uds, grpc-swift-2).
 
-Usage: bench-table.py GRPC_OUT RAW_OUT LIGASD_OUT COLD_USER_OUT COLD_USER_FLOOR_OUT LOAD_NOTE
+Usage: bench-table.py GRPC_OUT RAW_OUT LIGASD_OUT LOAD_NOTE
 """
-import statistics
 import sys
 
 
@@ -21,17 +20,7 @@ def results(path, who):
 grpc = results(sys.argv[1], "grpc")
 raw = results(sys.argv[2], "raw")
 ours = results(sys.argv[3], "ligasd")
-
-
-def first_replies(path):
-    """The cold starts under systemd --user, in ms: 'FIRST_REPLY_US <us>' lines."""
-    with open(path) as f:
-        return [float(l.split()[1]) / 1000 for l in f if l.startswith("FIRST_REPLY_US")]
-
-
-cold_user = first_replies(sys.argv[4])
-cold_user_floor = first_replies(sys.argv[5])
-load_note = sys.argv[6]
+load_note = sys.argv[4]
 
 
 def get(table, test, key):
@@ -136,12 +125,13 @@ cold_sa = get(ours, "cold_start_socket_activate", "p50_ms")
 row("cold start, systemd-socket-activate p50", "ms", cold_sa, target="<= 20", met=at_most(cold_sa, 20))
 row("cold start, systemd-socket-activate max", "ms", get(ours, "cold_start_socket_activate", "max_ms"))
 row("cold start, systemd-socket-activate p50, from its spawn*", "ms", get(ours, "cold_start_socket_activate", "from_spawn_p50_ms"))
-cold_um = statistics.median(cold_user) if cold_user else None
-row(f"cold start, systemd --user p50 (n={len(cold_user)})", "ms", cold_um, target="<= 20", met=at_most(cold_um, 20))
-row("cold start, systemd --user max", "ms", max(cold_user) if cold_user else None)
+cold_um = get(ours, "cold_start_user_manager", "p50_ms")
+runs_um = ours.get("cold_start_user_manager", {}).get("runs", "?")
+row(f"cold start, systemd --user p50 (n={runs_um})", "ms", cold_um, target="<= 20", met=at_most(cold_um, 20))
+row("cold start, systemd --user max", "ms", get(ours, "cold_start_user_manager", "max_ms"))
 row("cold start, systemd-socket-activate p50, ping-only.c**", "ms", get(ours, "cold_start_floor_socket_activate", "p50_ms"))
-row(f"cold start, systemd --user p50 (n={len(cold_user_floor)}), ping-only.c**", "ms",
-    statistics.median(cold_user_floor) if cold_user_floor else None)
+runs_floor = ours.get("cold_start_floor_user_manager", {}).get("runs", "?")
+row(f"cold start, systemd --user p50 (n={runs_floor}), ping-only.c**", "ms", get(ours, "cold_start_floor_user_manager", "p50_ms"))
 
 client_p50 = get(ours, "client_process", "p50_ms")
 runs = ours.get("client_process", {}).get("runs", "?")

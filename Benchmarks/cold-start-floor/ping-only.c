@@ -1,7 +1,7 @@
 /* The floor under ligasd's cold start: a program that does nothing but answer one `ping` on
  * the socket it is handed (socket activation, fd 3), started the way ligasd is (the same socket
  * unit and service unit under systemd --user, or systemd-socket-activate), and timed by the same
- * client (`ligas-bench first-reply`). What ligasd's cold start costs beyond this is ligasd's own;
+ * client (`ligas-bench --cold-floor`). What ligasd's cold start costs beyond this is ligasd's own;
  * the rest is the manager's and the kernel's (fork, cgroup, exec, the C runtime).
  *
  * It speaks just enough of Protocol/PROTOCOL.md: it answers the client's hello with the

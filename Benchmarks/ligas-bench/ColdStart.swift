@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LigasTestSupport
 
 /// Cold start: from a connection to a socket that no ligasd serves yet to the first reply.
 enum ColdStart {
@@ -49,8 +50,38 @@ enum ColdStart {
         }
     }
 
-    /// One sample against a socket that something else holds (the user manager): connect with no
-    /// daemon running, which makes systemd start it, to the first `ping` reply. Prints the result.
+    /// Under a real `systemd --user` manager with the user units (LigasTestSupport's, as the
+    /// end-to-end tests run them), logging where the bench's ligasd does: each run stops
+    /// ligasd.service, then times a connection to the socket the manager holds, which makes it
+    /// start the service, to the first `ping` reply. `ligasd` may be another program named
+    /// `ligasd` (the units start `@bindir@/ligasd`), for the floor, as above.
+    static func userManager(
+        ligasd: String, remote: String, runs: Int, result: String = "cold_start_user_manager"
+    ) async throws {
+        var fromConnection = Samples(capacity: runs)
+        let binaryDirectory = URL(fileURLWithPath: ligasd).deletingLastPathComponent()
+        try await UserManager.run(
+            binaryDirectory: binaryDirectory, remote: remote,
+            serviceSettings: ["Environment=LIGASD_LOG_TARGET=\(BenchDaemon.defaultLogTarget)"]
+        ) { manager in
+            for _ in 0..<runs {
+                try await manager.systemctl("stop", "ligasd.service")
+                let state = try await manager.service("ActiveState")
+                guard state == "inactive" else { throw BlockingClient.Failure(description: "ligasd.service did not stop: \(state)") }
+                let connecting = ContinuousClock.now
+                _ = try BenchDaemon.firstReply(socketPath: manager.socketPath, timeout: .seconds(20))
+                fromConnection.add(since: connecting)
+            }
+        }
+        Report.result(result, [
+            "runs": runs, "p50_ms": milliseconds(fromConnection.percentile(0.5)),
+            "max_ms": milliseconds(fromConnection.percentile(1)), "mean_ms": milliseconds(fromConnection.mean),
+        ])
+    }
+
+    /// One sample against a socket that something else holds (`systemd-socket-activate` running
+    /// ligasd under callgrind, in scripts/order-symbols): connect with no daemon running, to the
+    /// first `ping` reply. Prints the result.
     static func firstReply(socketPath: String) throws {
         let start = ContinuousClock.now
         _ = try BenchDaemon.firstReply(socketPath: socketPath, timeout: .seconds(20))

@@ -8,14 +8,15 @@ import LigasTestSupport
 ///
 ///     ligas-bench [--ligasd PATH] [--ligas-client PATH] [--cold-floor PATH] [--quick]
 ///                                             every figure, ligasd started under systemd-socket-activate
-///                                             (--cold-floor: also that program's cold start, the floor
+///                                             (and, for the cold start, under a systemd --user manager too;
+///                                             --cold-floor: also that program's cold starts, the floor
 ///                                             under ligasd's: Benchmarks/cold-start-floor/ping-only.c)
-///     ligas-bench first-reply SOCKET          one cold-start sample on a socket the user manager holds
+///     ligas-bench first-reply SOCKET          one cold start on a socket something else holds (scripts/order-symbols)
 ///     ligas-bench unary SOCKET [N]            only the round trips, against a running ligasd (to profile it)
 ///     ligas-bench throughput SOCKET CLIENTS [SECONDS]   only the throughput, likewise
 ///     ligas-bench memory                      only the idle RSS, at start and warm (ligasd started as above)
-///     ligas-bench cold [RUNS]                 only the socket-activated cold start (20 runs; and the
-///                                             floor's, with --cold-floor)
+///     ligas-bench cold [RUNS]                 only the cold starts, socket-activated and under systemd --user
+///                                             (20 runs each; and the floor's, with --cold-floor)
 ///     ligas-bench streams [SECONDS] [MIB]     only streams of the 20 (or 1) MiB logo through LigasClient (to profile)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -196,18 +197,36 @@ if arguments.first == "memory" {
     try await benchIdleMemory()
     exit(0)
 }
-/// The socket-activated cold start, then the floor under it when `--cold-floor` names one.
+/// The cold starts, socket-activated and under `systemd --user`, each followed by the floor under
+/// it when `--cold-floor` names one.
 func coldStarts(runs: Int) async throws {
-    try await ColdStart.socketActivate(ligasd: ligasd, remote: fixture.root.absoluteString, directory: workspace.url, runs: runs)
+    let remote = fixture.root.absoluteString
+    try await ColdStart.socketActivate(ligasd: ligasd, remote: remote, directory: workspace.url, runs: runs)
     if let coldFloor {
         try await ColdStart.socketActivate(
-            ligasd: coldFloor, remote: fixture.root.absoluteString, directory: workspace.url, runs: runs,
-            result: "cold_start_floor_socket_activate")
+            ligasd: coldFloor, remote: remote, directory: workspace.url, runs: runs, result: "cold_start_floor_socket_activate")
+    }
+    Report.progress("cold start under systemd --user")
+    try await ColdStart.userManager(ligasd: ligasd, remote: remote, runs: runs)
+    if let coldFloor {
+        try await ColdStart.userManager(ligasd: coldFloor, remote: remote, runs: runs, result: "cold_start_floor_user_manager")
+    }
+}
+
+/// The journal is ligasd's default log target, and what users run: the bench logs there too,
+/// starting a journald if none runs (LIGASD_LOG_TARGET=stderr measures the other way). A user
+/// manager without a journald also writes to the console at every start (HISTORY.md, the
+/// sixteenth stop), which would slow its cold starts.
+func withLogTarget(_ body: () async throws -> Void) async throws {
+    if BenchDaemon.defaultLogTarget == "journal" {
+        try await Journald.withRunning { try await body() }
+    } else {
+        try await body()
     }
 }
 
 if arguments.first == "cold" {
-    try await coldStarts(runs: arguments.count > 1 ? Int(arguments[1]) ?? 20 : 20)
+    try await withLogTarget { try await coldStarts(runs: arguments.count > 1 ? Int(arguments[1]) ?? 20 : 20) }
     exit(0)
 }
 if arguments.first == "streams" {
@@ -226,10 +245,4 @@ func benchAll() async throws {
     try await coldStarts(runs: quick ? 5 : 20)
 }
 
-// The journal is ligasd's default log target, and what users run: the bench logs there too,
-// starting a journald if none runs (LIGASD_LOG_TARGET=stderr measures the other way).
-if BenchDaemon.defaultLogTarget == "journal" {
-    try await Journald.withRunning { try await benchAll() }
-} else {
-    try await benchAll()
-}
+try await withLogTarget { try await benchAll() }

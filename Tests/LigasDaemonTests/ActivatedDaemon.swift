@@ -122,41 +122,6 @@ final class ActivatedDaemon: @unchecked Sendable {
     }
 }
 
-/// Runs `body`, giving up after `timeout` with `TimedOut` (the bound stops a hung test; it is never
-/// what a test asserts). `body` is cancelled then, and left to finish on its own.
-func within<T: Sendable>(
-    _ timeout: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    let outcome = Locked<CheckedContinuation<T, any Error>?>(nil)
-    let resume: @Sendable (Result<T, any Error>) -> Bool = { result in
-        guard let continuation = outcome.withLockedValue({ box -> CheckedContinuation<T, any Error>? in
-            defer { box = nil }
-            return box
-        }) else { return false }
-        continuation.resume(with: result)
-        return true
-    }
-    let work = Locked<Task<Void, Never>?>(nil)
-    let timer = Locked<Task<Void, Never>?>(nil)
-    return try await withCheckedThrowingContinuation { continuation in
-        outcome.withLockedValue { $0 = continuation }
-        work.withLockedValue {
-            $0 = Task {
-                let result = await asyncResult(body)
-                if resume(result) { timer.withLockedValue { $0?.cancel() } }
-            }
-        }
-        timer.withLockedValue {
-            $0 = Task {
-                try? await Task.sleep(for: timeout)
-                if resume(.failure(TimedOut(description: "timed out after \(timeout) waiting for \(what)"))) {
-                    work.withLockedValue { $0?.cancel() }
-                }
-            }
-        }
-    }
-}
-
 /// A value shared between tasks, behind a lock.
 final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()

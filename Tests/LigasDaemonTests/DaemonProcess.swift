@@ -24,12 +24,6 @@ final class ChildProcess: @unchecked Sendable {
     let errorLog: URL
     let standardOutput = Pipe()
 
-    /// What the test process's environment may hold for itself, never for a child: the systemd
-    /// variables (unit tests of LigasSystemd set them while these tests run) and terminal preferences.
-    static let inheritedVariablesRemoved = [
-        "NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC", "WATCHDOG_PID", "NO_COLOR",
-    ]
-
     init(
         _ executable: URL, _ arguments: [String], environment: [String: String] = [:], errorLog: URL? = nil,
         standardInput: FileHandle? = nil
@@ -38,10 +32,7 @@ final class ChildProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: self.errorLog.path, contents: nil)
         process.executableURL = executable
         process.arguments = arguments
-        var merged = ProcessInfo.processInfo.environment
-        for name in Self.inheritedVariablesRemoved { merged.removeValue(forKey: name) }
-        merged.merge(environment) { $1 }
-        process.environment = merged
+        process.environment = ChildEnvironment.inherited(overrides: environment)
         process.standardError = try FileHandle(forWritingTo: self.errorLog)
         process.standardOutput = standardOutput
         if let standardInput { process.standardInput = standardInput }

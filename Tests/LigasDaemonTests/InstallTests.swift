@@ -73,9 +73,9 @@ struct InstallTests {
     /// `scripts/NAME` with PREFIX=/usr, DESTDIR=`destination` and the tests' binaries.
     static func script(_ name: String, into destination: URL, log directory: TemporaryDirectory) async throws -> ScriptRun {
         let log = directory.url.appendingPathComponent("\(name)-\(UUID().uuidString).log")
-        var environment = ProcessInfo.processInfo.environment
-        for variable in ChildProcess.inheritedVariablesRemoved { environment.removeValue(forKey: variable) }
-        environment.merge(["PREFIX": "/usr", "DESTDIR": destination.path, "LIGAS_INSTALL_BIN_DIR": Binaries.directory.path]) { $1 }
+        let environment = ChildEnvironment.inherited(overrides: [
+            "PREFIX": "/usr", "DESTDIR": destination.path, "LIGAS_INSTALL_BIN_DIR": Binaries.directory.path,
+        ])
         let status = try await Spawn.run(repository.appendingPathComponent("scripts/\(name)").path, [], environment: environment, output: log)
         return ScriptRun(status: status, output: try String(contentsOf: log, encoding: .utf8))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LigasClient
 import LigasProtocol
+import LigasSampleDataLocation
 import LigasTestSupport
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 struct UserManagerTests {
     @Test("The first connection starts ligasd, and the Type=notify unit becomes active only once it is ready")
     func socketActivationAndReadiness() async throws {
-        try await UserManager.run(serviceSettings: ["Environment=LIGASD_IDLE_EXIT=0"]) { manager in
+        try await UserManager.run(binaryDirectory: Binaries.directory, remote: BundledSampleData.baseURL.path, serviceSettings: ["Environment=LIGASD_IDLE_EXIT=0"]) { manager in
             #expect(try await manager.service("ActiveState") == "inactive")
 
             let client = try await LigasClient.connect(socketPath: manager.socketPath)
@@ -25,7 +26,7 @@ struct UserManagerTests {
 
     @Test("With WatchdogSec=, ligasd keeps pinging the watchdog")
     func watchdog() async throws {
-        try await UserManager.run(serviceSettings: ["WatchdogSec=1", "Environment=LIGASD_IDLE_EXIT=0"]) { manager in
+        try await UserManager.run(binaryDirectory: Binaries.directory, remote: BundledSampleData.baseURL.path, serviceSettings: ["WatchdogSec=1", "Environment=LIGASD_IDLE_EXIT=0"]) { manager in
             try await LigasClient.connect(socketPath: manager.socketPath).ping()
             let first = try await manager.service("WatchdogTimestampMonotonic")
             try await Wait.until("a second watchdog ping") { try await manager.service("WatchdogTimestampMonotonic") != first }
@@ -36,7 +37,7 @@ struct UserManagerTests {
 
     @Test("Idle exit and re-activation: clients connecting at random moments over many exit cycles never fail")
     func idleExitRace() async throws {
-        try await UserManager.run(serviceSettings: ["Environment=LIGASD_IDLE_EXIT=0.1"]) { manager in
+        try await UserManager.run(binaryDirectory: Binaries.directory, remote: BundledSampleData.baseURL.path, serviceSettings: ["Environment=LIGASD_IDLE_EXIT=0.1"]) { manager in
             var generator = SeededGenerator(seed: 2026)
             var pids = Set<String>()
             var failures: [String] = []
@@ -59,7 +60,7 @@ struct UserManagerTests {
 
     @Test("A restart while clients are running: every request succeeds, retrying once where ligasd said it was stopping")
     func restartUnderLoad() async throws {
-        try await UserManager.run(serviceSettings: ["Environment=LIGASD_IDLE_EXIT=0"]) { manager in
+        try await UserManager.run(binaryDirectory: Binaries.directory, remote: BundledSampleData.baseURL.path, serviceSettings: ["Environment=LIGASD_IDLE_EXIT=0"]) { manager in
             let path = manager.socketPath
             try await LigasClient.connect(socketPath: path).ping()
             let firstInvocation = try await manager.service("InvocationID")
@@ -116,3 +117,9 @@ struct UserManagerTests {
     }
 }
 
+/// Bounded waiting for a condition (not a timing assertion: the bound only stops a hung test).
+enum Wait {
+    static func until(_ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws {
+        try await poll(what, timeout: timeout, every: .milliseconds(10)) { try await condition() ? () : nil }
+    }
+}

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A journald for the tests. Uses the one already running; otherwise starts a standalone
-/// `systemd-journald` (systemd is not PID 1 here, but journald runs on its own, see
+/// A journald for the tests and the bench. Uses the one already running; otherwise starts a
+/// standalone `systemd-journald` (systemd is not PID 1 here, but journald runs on its own, see
 /// /work/shared/notes/systemd-in-tests.md) for as long as some test holds it, and stops that one,
 /// by its pid, when the last holder is done.
 ///
@@ -27,7 +27,8 @@ public actor Journald {
     private var holders = 0
     private var staleSocketHeld = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
-    private var started: (process: Process, entriesBefore: Set<String>?)?
+    /// `entriesBefore` nil: /run/systemd/journal was not there; `madeRunSystemd`: nor /run/systemd.
+    private var started: (process: Process, entriesBefore: Set<String>?, madeRunSystemd: Bool)?
 
     /// Runs `body` with a journald accepting entries.
     public static func withRunning<T>(_ body: () async throws -> T) async throws -> T {
@@ -52,13 +53,17 @@ public actor Journald {
     private func startStandalone() throws {
         // nil: the directory itself was not there.
         let before = (try? FileManager.default.contentsOfDirectory(atPath: Self.socketDirectory)).map(Set.init)
+        let madeRunSystemd = !FileManager.default.fileExists(atPath: "/run/systemd")
         try FileManager.default.createDirectory(atPath: Self.socketDirectory, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.executable)
+        // Not systemd's variables of this process (a bench or a harness run under systemd):
+        // journald would take them for its own.
+        process.environment = ChildEnvironment.inherited()
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        started = (process, before)
+        started = (process, before, madeRunSystemd)
         // Bounded: journald binds its socket within a second here.
         let deadline = ContinuousClock.now + .seconds(10)
         while !Self.isAcceptingEntries() {
@@ -89,21 +94,22 @@ public actor Journald {
     }
 
     private func stopStandalone() {
-        guard let (process, entriesBefore) = started else { return }
+        guard let (process, entriesBefore, madeRunSystemd) = started else { return }
         started = nil
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
         let deadline = ContinuousClock.now + .seconds(10)
         while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        removeLeftovers(keeping: entriesBefore)
+        removeLeftovers(keeping: entriesBefore, madeRunSystemd: madeRunSystemd)
     }
 
     /// Puts /run/systemd/journal back as it was found, so the next test (or `LogTarget.auto`) does not
     /// take stale sockets for a journal. Not if another journald has taken over meanwhile.
-    private func removeLeftovers(keeping entriesBefore: Set<String>?) {
+    private func removeLeftovers(keeping entriesBefore: Set<String>?, madeRunSystemd: Bool) {
         guard !Self.isAcceptingEntries() else { return }
         guard let entriesBefore else {
             try? FileManager.default.removeItem(atPath: Self.socketDirectory)
+            if madeRunSystemd { rmdir("/run/systemd") }  // only if nothing else is in it now
             return
         }
         let now = Set((try? FileManager.default.contentsOfDirectory(atPath: Self.socketDirectory)) ?? [])

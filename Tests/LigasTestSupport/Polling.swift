@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 public struct TimedOut: Error, CustomStringConvertible {
     public let description: String
@@ -22,6 +23,40 @@ public func bounded<T: Sendable>(
             throw TimedOut(description: "\(what) did not finish within \(timeout)")
         }
         return value
+    }
+}
+
+/// Runs `body`, giving up after `timeout` with `TimedOut`. Unlike `bounded` (a task group) it does
+/// not wait for `body` to notice: a hung call (a connect whose hello never comes, a child process
+/// that never exits) cannot hang the run. `body` is cancelled then, and left to end on its own.
+/// The bound stops a hung run; it is never what a test asserts.
+@discardableResult
+public func within<T: Sendable>(
+    _ timeout: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let pending = LockedSlot<CheckedContinuation<T, any Error>>()
+    let resume: @Sendable (Result<T, any Error>) -> Bool = { result in
+        guard let continuation = pending.withLock({ box in
+            defer { box = nil }
+            return box
+        }) else { return false }
+        continuation.resume(with: result)
+        return true
+    }
+    // The timer goes as soon as `body` ends, rather than sleeping out the timeout.
+    let timer = LockedSlot<Task<Void, Never>>()
+    return try await withCheckedThrowingContinuation { continuation in
+        pending.withLock { $0 = continuation }
+        let work = Task {
+            let result = await asyncResult(body)
+            if resume(result) { timer.withLock { $0?.cancel() } }
+        }
+        timer.withLock {
+            $0 = Task {
+                try? await Task.sleep(for: timeout)
+                if resume(.failure(TimedOut(description: "timed out after \(timeout) waiting for \(what)"))) { work.cancel() }
+            }
+        }
     }
 }
 
@@ -52,5 +87,14 @@ public func poll<T>(
             throw TimedOut(description: "timed out after \(elapsed) (\(asked) tries) waiting for \(what)")
         }
         try await Task.sleep(for: interval)
+    }
+}
+
+/// An optional value behind a lock, for closures that escape (a `Mutex` cannot be captured by one).
+private final class LockedSlot<Value: Sendable>: Sendable {
+    private let slot = Mutex<Value?>(nil)
+
+    func withLock<R>(_ body: (inout Value?) -> R) -> R {
+        slot.withLock { body(&$0) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LigasClient
 import LigasProtocol
+import LigasTestSupport
 
 /// Why a request failed, by class: whether the connection went away (the daemon stopped or
 /// restarted: worth one retry on a new connection), or the daemon answered with a named error,

@@ -1,5 +1,6 @@
 import Foundation
 import LigasClient
+import LigasTestSupport
 
 /// A client that keeps one connection, and when a request fails because the connection went
 /// away, reconnects and asks once more (counted as a retry). A second failure is a failure.

@@ -13,18 +13,8 @@ enum Children {
     /// Set once, by main, before any scenario runs; kept only so the sources stay alive.
     nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
 
-    /// What this process's environment holds for itself, never for a child (it may run under
-    /// systemd or a test harness).
-    static let variablesNotInherited: Set<String> = [
-        "NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC", "WATCHDOG_PID",
-    ]
-
-    static func environment(_ overrides: [String: String]) -> [String: String] {
-        ProcessInfo.processInfo.environment.filter { !variablesNotInherited.contains($0.key) }.merging(overrides) { $1 }
-    }
-
     static func start(_ path: String, _ arguments: [String], environment: [String: String], output: URL?) throws -> SpawnedProcess {
-        let process = try Spawn.start(path, arguments, environment: Self.environment(environment), output: output)
+        let process = try Spawn.start(path, arguments, environment: ChildEnvironment.inherited(overrides: environment), output: output)
         running.withLock { running in
             running[process.pid] = process
             if let pidFile, let handle = FileHandle(forWritingAtPath: pidFile) ?? createPidFile(pidFile) {

@@ -1,6 +1,7 @@
 import Foundation
 import LigasClient
 import LigasProtocol
+import LigasTestSupport
 
 /// Issue #6, crash: `kill -9` ligasd at random moments while it writes the cache, 100 times.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import LigasClient
 import LigasProtocol
+import LigasTestSupport
 
 /// Issue #6, hostile clients: random bytes, valid frames in random order, handshakes that never
 /// complete, 10,000 cancels, a request id reused while in flight, deadlines of 0, and a client

@@ -1,5 +1,6 @@
 import Foundation
 import LigasClient
+import LigasTestSupport
 
 /// Issue #6, idle exit: ligasd under a real `systemd --user` manager with a short
 /// `LIGASD_IDLE_EXIT`, so it exits whenever nobody is connected for that long and its socket
@@ -8,10 +9,14 @@ import LigasClient
 /// retries: a client must never notice the daemon coming and going.
 enum IdleExitScenario {
     static func run(_ options: Options) async throws -> Goals {
-        var goals = Goals("idle-exit")
-        let manager = try UserManagerControl(options)
-        let cycles = try options.int("cycles", default: 200)
         let idle = try options.seconds("idle", default: 0.3)
+        let setting = "Environment=LIGASD_IDLE_EXIT=\(idle.seconds)"
+        return try await UserManager.forScenario(options, serviceSettings: [setting]) { try await run(options, idle: idle, under: $0) }
+    }
+
+    private static func run(_ options: Options, idle: Duration, under manager: UserManager) async throws -> Goals {
+        var goals = Goals("idle-exit")
+        let cycles = try options.int("cycles", default: 200)
         let limit = try options.seconds("time-limit", default: 900)
         let clientCount = try options.int("clients", default: 2)
         let exitsBefore = idleExits(manager)
@@ -73,7 +78,7 @@ enum IdleExitScenario {
     }
 
     /// Exits for idleness so far, from ligasd's own log ("ligasd stopped" with reason idle).
-    private static func idleExits(_ manager: UserManagerControl) -> Int {
+    private static func idleExits(_ manager: UserManager) -> Int {
         manager.logLines(containing: "ligasd stopped", "=idle")
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LigasClient
 import LigasProtocol
+import LigasTestSupport
 
 /// Issue #6, load: 1,000 concurrent connections × 100 requests each with zero errors; and the
 /// connection cap refuses cleanly (the client sees the named error `tooManyRequests`) while the

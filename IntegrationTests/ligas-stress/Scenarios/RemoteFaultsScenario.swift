@@ -1,6 +1,7 @@
 import Foundation
 import LigasClient
 import LigasProtocol
+import LigasTestSupport
 
 /// Issue #6, remote faults: a loopback remote that is down, answers 500, stalls beyond the
 /// daemon's timeout, sends invalid JSON, a truncated body, an endless body or a 2 GiB

@@ -1,4 +1,5 @@
 import Foundation
+import LigasTestSupport
 
 /// Issue #6, restart: ligasd under a real `systemd --user` manager, 16 clients asking in a loop,
 /// while it is restarted (`systemctl --user restart`) and stopped with SIGTERM (then started
@@ -6,8 +7,11 @@ import Foundation
 /// asked once more on a new connection (counted as retried); failed requests: goal 0.
 enum RestartScenario {
     static func run(_ options: Options) async throws -> Goals {
+        try await UserManager.forScenario(options) { try await run(options, under: $0) }
+    }
+
+    private static func run(_ options: Options, under manager: UserManager) async throws -> Goals {
         var goals = Goals("restart")
-        let manager = try UserManagerControl(options)
         let cycles = try options.int("cycles", default: 20)
         let clientCount = try options.int("clients", default: 16)
         let startsBefore = manager.logLines(containing: "ligasd started")

@@ -1,0 +1,24 @@
+import Foundation
+import LigasTestSupport
+
+extension UserManager {
+    /// Runs `body` under a real `systemd --user` manager (LigasTestSupport's, the tests' own):
+    /// ligasd from `--bin` with the extra `[Service]` lines given, serving `--sample-data`, the
+    /// manager's files in the scenario's work directory. Everything it starts is recorded
+    /// (`Children`), so that it is killed whatever happens; the manager is stopped when `body` ends.
+    static func forScenario<T>(
+        _ options: Options, serviceSettings: [String] = [], _ body: (UserManager) async throws -> T
+    ) async throws -> T {
+        let manager = try await UserManager(
+            binaryDirectory: options.binDirectory, remote: options.sampleData.path, serviceSettings: serviceSettings,
+            directory: options.workDirectory.appendingPathComponent("manager"),
+            start: { try Children.start($0, $1, environment: $2, output: $3) })
+        let outcome = await asyncResult { try await body(manager) }
+        await manager.stop()
+        return try outcome.get()
+    }
+}
+
+func processExists(_ pid: Int32) -> Bool {
+    pid > 0 && FileManager.default.fileExists(atPath: "/proc/\(pid)")
+}

@@ -1,0 +1,195 @@
+import Foundation
+import Glibc
+
+/// A real `systemd --user` manager running the project's user units from `systemd/user/` (with
+/// `@bindir@` filled in), as `../shared/notes/systemd-in-tests.md` describes for machines where
+/// systemd is not PID 1. The one harness for the end-to-end tests, the stress suite's `restart`
+/// and `idle-exit` scenarios and the bench's cold start under `systemd --user`.
+///
+/// A drop-in lifts systemd's start limit (these runs start ligasd far more often than real use),
+/// serves `remote`, and appends every ligasd instance's stderr to `daemonLog`, before the extra
+/// `[Service]` lines given (which win: `Environment=LIGASD_LOG_TARGET=journal` logs to journald).
+public final class UserManager: @unchecked Sendable {
+    public typealias Starter = (_ path: String, _ arguments: [String], _ environment: [String: String], _ output: URL?) throws -> SpawnedProcess
+
+    private let temporaryDirectory: TemporaryDirectory?
+    public let directory: URL
+    private let start: Starter
+    private var manager: SpawnedProcess?
+    public var runtimeDirectory: URL { directory.appendingPathComponent("runtime") }
+    var configDirectory: URL { directory.appendingPathComponent("config") }
+    public var socketPath: String { runtimeDirectory.appendingPathComponent("ligasd.sock").path }
+    var unitDirectory: URL { configDirectory.appendingPathComponent("systemd/user") }
+    /// Every ligasd instance's stderr, appended.
+    public var daemonLog: URL { directory.appendingPathComponent("ligasd.log") }
+
+    /// Starts the manager with the units for `binaryDirectory/ligasd`, and ligasd.socket.
+    /// `directory` holds its files (a temporary one, removed with the manager, when nil); `start`
+    /// spawns the manager and systemctl (the stress suite records what it starts, to kill it
+    /// whatever happens).
+    public init(
+        binaryDirectory: URL, remote: String, serviceSettings: [String] = [], directory: URL? = nil,
+        start: @escaping Starter = Spawn.start
+    ) async throws {
+        let temporary = directory == nil ? TemporaryDirectory() : nil
+        temporaryDirectory = temporary
+        self.directory = directory ?? temporary!.url
+        self.start = start
+        try FileManager.default.createDirectory(at: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try installUnits(binaryDirectory: binaryDirectory, remote: remote, serviceSettings: serviceSettings)
+        // Another process may create and remove the marker directory (see `launch`) at the same
+        // moment: the manager then refuses to start. It is tried again a couple of times.
+        var attempt = 1
+        while true {
+            do {
+                try await launch()
+                break
+            } catch {
+                await stop()
+                guard attempt < 3 else { throw error }
+                attempt += 1
+            }
+        }
+        do {
+            try await systemctl("daemon-reload")
+            try await systemctl("start", "ligasd.socket")
+        } catch {
+            await stop()
+            throw error
+        }
+    }
+
+    /// The caller's environment, less what it holds for itself, plus the manager's directories.
+    var environment: [String: String] {
+        ChildEnvironment.inherited(overrides: [
+            "XDG_RUNTIME_DIR": runtimeDirectory.path, "XDG_CONFIG_HOME": configDirectory.path, "HOME": directory.path,
+        ])
+    }
+
+    private func installUnits(binaryDirectory: URL, remote: String, serviceSettings: [String]) throws {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../systemd/user").standardized
+        try FileManager.default.createDirectory(at: unitDirectory.appendingPathComponent("ligasd.service.d"), withIntermediateDirectories: true)
+        for unit in ["ligasd.socket", "ligasd.service"] {
+            let text = try String(contentsOf: source.appendingPathComponent(unit), encoding: .utf8)
+                .replacingOccurrences(of: "@bindir@", with: binaryDirectory.path)
+            try text.write(to: unitDirectory.appendingPathComponent(unit), atomically: true, encoding: .utf8)
+        }
+        _ = FileManager.default.createFile(atPath: daemonLog.path, contents: nil)
+        let dropIn = (["[Unit]", "StartLimitIntervalSec=0", "[Service]", "Environment=LIGASD_REMOTE=\(remote)",
+                       "Environment=LIGASD_LOG_TARGET=stderr", "StandardError=append:\(daemonLog.path)"]
+            + serviceSettings).joined(separator: "\n")
+        try dropIn.write(to: unitDirectory.appendingPathComponent("ligasd.service.d/harness.conf"), atomically: true, encoding: .utf8)
+    }
+
+    /// Starts `systemd --user` and waits (bounded) for its private socket.
+    private func launch() async throws {
+        // systemd --user refuses to run unless the system looks booted with systemd: it checks
+        // this directory. It is there for the start only (apt's scripts would believe it otherwise).
+        let marker = "/run/systemd/system"
+        let createdMarker = !FileManager.default.fileExists(atPath: marker)
+        if createdMarker { try FileManager.default.createDirectory(atPath: marker, withIntermediateDirectories: true) }
+        defer { if createdMarker { rmdir(marker) } }
+        let log = directory.appendingPathComponent("manager.log")
+        let manager = try start("/lib/systemd/systemd", ["--user"], environment, log)
+        self.manager = manager
+        let privateSocket = runtimeDirectory.appendingPathComponent("systemd/private").path
+        do {
+            try await poll("the user manager's private socket", timeout: .seconds(20), every: .milliseconds(10)) {
+                if FileManager.default.fileExists(atPath: privateSocket) { return () }
+                if manager.hasExited { throw ManagerFailure(description: "systemd --user exited: \(Self.tail(of: log))") }
+                return nil
+            }
+        } catch let failure as ManagerFailure {
+            throw failure
+        } catch {
+            throw ManagerFailure(description: "\(error): \(Self.tail(of: log))")
+        }
+    }
+
+    /// Runs `systemctl --user ARGS` (bounded) and returns its stdout; throws unless it exits 0,
+    /// with what systemd says of ligasd.service.
+    @discardableResult
+    public func systemctl(_ arguments: String...) async throws -> String {
+        let (status, output) = try await run(arguments)
+        guard status == 0 else {
+            let (_, state) = try await run([
+                "show", "ligasd.service", "-p", "ActiveState,SubState,Result,MainPID,ExecMainPID,ExecMainCode,ExecMainStatus,NRestarts",
+            ])
+            throw ManagerFailure(description: "systemctl --user \(arguments.joined(separator: " ")) exited \(status): \(output) "
+                + "[\(state.split(separator: "\n").joined(separator: " "))]")
+        }
+        return output
+    }
+
+    private func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let output = directory.appendingPathComponent("systemctl-\(UUID().uuidString).out")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = try start("/bin/systemctl", ["--user"] + arguments, environment, output)
+        let status = try await within(.seconds(60), "systemctl --user \(arguments.joined(separator: " "))") { await process.waitForExit() }
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        return (status, text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// A property of ligasd.service, e.g. "MainPID" or "ActiveState".
+    public func service(_ property: String) async throws -> String {
+        try await systemctl("show", "-p", property, "--value", "ligasd.service")
+    }
+
+    /// ligasd's main PID, 0 when it is not running.
+    public func mainPID() async throws -> Int32 {
+        Int32(try await service("MainPID")) ?? 0
+    }
+
+    /// How many lines of `daemonLog` contain every one of `fragments`.
+    public func logLines(containing fragments: String...) -> Int {
+        let text = (try? String(contentsOf: daemonLog, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { line in fragments.allSatisfy { line.contains($0) } }.count
+    }
+
+    /// Stops the units, then the manager; then a ligasd the manager could not stop (only the
+    /// process that was its main PID, and only if that PID still runs ligasd). Idempotent.
+    public func stop() async {
+        guard let manager else { return }
+        self.manager = nil
+        guard !manager.hasExited else { return }
+        let main = (try? await mainPID()) ?? 0
+        _ = try? await run(["stop", "ligasd.socket", "ligasd.service"])
+        await manager.terminate()
+        if main > 0, let command = try? String(contentsOfFile: "/proc/\(main)/cmdline", encoding: .utf8), command.contains("ligasd") {
+            kill(main, SIGKILL)
+        }
+    }
+
+    /// Runs `body` with a manager, and stops it whatever `body` did.
+    public static func run(
+        binaryDirectory: URL, remote: String, serviceSettings: [String] = [], _ body: (UserManager) async throws -> Void
+    ) async throws {
+        let manager = try await UserManager(binaryDirectory: binaryDirectory, remote: remote, serviceSettings: serviceSettings)
+        let outcome = await asyncResult { try await body(manager) }
+        await manager.stop()
+        try outcome.get()
+    }
+
+    private static func tail(of log: URL) -> String {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(20).joined(separator: "\n")
+    }
+
+    public struct ManagerFailure: Error, CustomStringConvertible {
+        public let description: String
+    }
+}
+
+/// What a process of the harness holds for itself, never for a child: the systemd variables (the
+/// unit tests of LigasSystemd set them while other tests run, and a harness may run under systemd)
+/// and terminal preferences.
+public enum ChildEnvironment {
+    public static let removed: Set<String> = [
+        "NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC", "WATCHDOG_PID", "NO_COLOR",
+    ]
+
+    /// This process's environment without `removed`, with `overrides` on top.
+    public static func inherited(overrides: [String: String] = [:]) -> [String: String] {
+        ProcessInfo.processInfo.environment.filter { !removed.contains($0.key) }.merging(overrides) { $1 }
+    }
+}

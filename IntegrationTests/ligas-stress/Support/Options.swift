@@ -56,6 +56,6 @@ struct Options: Sendable {
     var sampleData: URL {
         values["sample-data"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("../../LigasSampleData/SampleData", isDirectory: true).standardized
+                .appendingPathComponent("../../../Sources/LigasSampleData/SampleData", isDirectory: true).standardized
     }
 }

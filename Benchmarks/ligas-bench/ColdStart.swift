@@ -51,26 +51,41 @@ enum ColdStart {
     }
 
     /// Under a real `systemd --user` manager with the user units (LigasTestSupport's, as the
-    /// end-to-end tests run them), logging where the bench's ligasd does: each run stops
-    /// ligasd.service, then times a connection to the socket the manager holds, which makes it
-    /// start the service, to the first `ping` reply. `ligasd` may be another program named
-    /// `ligasd` (the units start `@bindir@/ligasd`), for the floor, as above.
+    /// end-to-end tests run them), logging where the bench's ligasd does, with a journald running
+    /// whatever the log target (without one, the manager writes to the console at every start,
+    /// Benchmarks/HISTORY.md, the sixteenth stop): each run stops ligasd.service, then times a
+    /// connection to the socket the manager holds, which makes it start the service, to the first
+    /// `ping` reply. The units start `@bindir@/ligasd`, so `ligasd` must be named so (the floor is
+    /// built under that name in a directory of its own). The manager's files and both logs stay
+    /// in `directory`.
     static func userManager(
-        ligasd: String, remote: String, runs: Int, result: String = "cold_start_user_manager"
+        ligasd: String, remote: String, directory: URL, runs: Int, result: String = "cold_start_user_manager"
     ) async throws {
+        let program = URL(fileURLWithPath: ligasd)
+        guard program.lastPathComponent == "ligasd" else {
+            throw BlockingClient.Failure(description: "the user units start @bindir@/ligasd: \(ligasd) must be named ligasd")
+        }
         var fromConnection = Samples(capacity: runs)
-        let binaryDirectory = URL(fileURLWithPath: ligasd).deletingLastPathComponent()
-        try await UserManager.run(
-            binaryDirectory: binaryDirectory, remote: remote,
-            serviceSettings: ["Environment=LIGASD_LOG_TARGET=\(BenchDaemon.defaultLogTarget)"]
-        ) { manager in
-            for _ in 0..<runs {
-                try await manager.systemctl("stop", "ligasd.service")
-                let state = try await manager.service("ActiveState")
-                guard state == "inactive" else { throw BlockingClient.Failure(description: "ligasd.service did not stop: \(state)") }
-                let connecting = ContinuousClock.now
-                _ = try BenchDaemon.firstReply(socketPath: manager.socketPath, timeout: .seconds(20))
-                fromConnection.add(since: connecting)
+        // Short: the manager's sockets are in there (a Unix socket's path has room for 107 bytes).
+        let files = directory.appendingPathComponent(result == "cold_start_user_manager" ? "um" : "um-floor")
+        try await Journald.withRunning {
+            try await UserManager.run(
+                binaryDirectory: program.deletingLastPathComponent(), remote: remote,
+                serviceSettings: ["Environment=LIGASD_LOG_TARGET=\(BenchDaemon.defaultLogTarget)"], directory: files
+            ) { manager in
+                for _ in 0..<runs {
+                    try await manager.systemctl("stop", "ligasd.service")
+                    let state = try await manager.service("ActiveState")
+                    guard state == "inactive" else { throw BlockingClient.Failure(description: "ligasd.service did not stop: \(state)") }
+                    let connecting = ContinuousClock.now
+                    do {
+                        _ = try BenchDaemon.firstReply(socketPath: manager.socketPath, timeout: .seconds(20))
+                    } catch {
+                        let unit = (try? await manager.systemctl("show", "-p", "ActiveState,Result", "ligasd.service")) ?? "?"
+                        throw BlockingClient.Failure(description: "no first reply (\(error)): \(unit.split(separator: "\n").joined(separator: " ")); logs in \(files.path)")
+                    }
+                    fromConnection.add(since: connecting)
+                }
             }
         }
         Report.result(result, [

@@ -10,7 +10,8 @@ import LigasTestSupport
 ///                                             every figure, ligasd started under systemd-socket-activate
 ///                                             (and, for the cold start, under a systemd --user manager too;
 ///                                             --cold-floor: also that program's cold starts, the floor
-///                                             under ligasd's: Benchmarks/cold-start-floor/ping-only.c)
+///                                             under ligasd's: Benchmarks/cold-start-floor/ping-only.c,
+///                                             built under the name ligasd, which the user units start)
 ///     ligas-bench first-reply SOCKET          one cold start on a socket something else holds (scripts/order-symbols)
 ///     ligas-bench unary SOCKET [N]            only the round trips, against a running ligasd (to profile it)
 ///     ligas-bench throughput SOCKET CLIENTS [SECONDS]   only the throughput, likewise
@@ -207,16 +208,15 @@ func coldStarts(runs: Int) async throws {
             ligasd: coldFloor, remote: remote, directory: workspace.url, runs: runs, result: "cold_start_floor_socket_activate")
     }
     Report.progress("cold start under systemd --user")
-    try await ColdStart.userManager(ligasd: ligasd, remote: remote, runs: runs)
+    try await ColdStart.userManager(ligasd: ligasd, remote: remote, directory: workspace.url, runs: runs)
     if let coldFloor {
-        try await ColdStart.userManager(ligasd: coldFloor, remote: remote, runs: runs, result: "cold_start_floor_user_manager")
+        try await ColdStart.userManager(
+            ligasd: coldFloor, remote: remote, directory: workspace.url, runs: runs, result: "cold_start_floor_user_manager")
     }
 }
 
 /// The journal is ligasd's default log target, and what users run: the bench logs there too,
-/// starting a journald if none runs (LIGASD_LOG_TARGET=stderr measures the other way). A user
-/// manager without a journald also writes to the console at every start (HISTORY.md, the
-/// sixteenth stop), which would slow its cold starts.
+/// starting a journald if none runs (LIGASD_LOG_TARGET=stderr measures the other way).
 func withLogTarget(_ body: () async throws -> Void) async throws {
     if BenchDaemon.defaultLogTarget == "journal" {
         try await Journald.withRunning { try await body() }

@@ -57,6 +57,8 @@ public func within<T: Sendable>(
                 if resume(.failure(TimedOut(description: "timed out after \(timeout) waiting for \(what)"))) { work.cancel() }
             }
         }
+        // `body` may have ended before the timer was there to cancel.
+        if pending.withLock({ $0 == nil }) { timer.withLock { $0?.cancel() } }
     }
 }
 

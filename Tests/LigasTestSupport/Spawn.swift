@@ -40,16 +40,21 @@ public final class SpawnedProcess: Sendable {
 }
 
 public enum Spawn {
-    /// Starts `path` with `arguments`; stdout and stderr go to `output` (or /dev/null).
+    /// Starts `path` with `arguments`; stdout goes to `output` (or /dev/null), stderr too unless
+    /// `errors` names a file of its own (for output that is parsed).
     public static func start(
-        _ path: String, _ arguments: [String], environment: [String: String], output: URL? = nil
+        _ path: String, _ arguments: [String], environment: [String: String], output: URL? = nil, errors: URL? = nil
     ) throws -> SpawnedProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output?.path ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if let errors {
+            posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
         // Nothing else of the test process leaks in: a long-lived child (a user manager) holding
         // the write end of another test's pipe would keep that test's reader from ever seeing EOF.
         for fd in inheritableDescriptors() { posix_spawn_file_actions_addclose(&actions, fd) }

@@ -10,11 +10,24 @@ import Glibc
 /// serves `remote`, and appends every ligasd instance's stderr to `daemonLog`, before the extra
 /// `[Service]` lines given (which win: `Environment=LIGASD_LOG_TARGET=journal` logs to journald).
 public final class UserManager: @unchecked Sendable {
-    public typealias Starter = (_ path: String, _ arguments: [String], _ environment: [String: String], _ output: URL?) throws -> SpawnedProcess
+    /// Told of every process the manager harness starts (the manager, each systemctl) and of
+    /// each systemctl's end: the stress suite records them, to kill them whatever happens.
+    public struct ProcessTracking: Sendable {
+        public let started: @Sendable (SpawnedProcess) -> Void
+        public let ended: @Sendable (SpawnedProcess) -> Void
+
+        public init(started: @escaping @Sendable (SpawnedProcess) -> Void, ended: @escaping @Sendable (SpawnedProcess) -> Void) {
+            self.started = started
+            self.ended = ended
+        }
+
+        public static let none = ProcessTracking(started: { _ in }, ended: { _ in })
+    }
 
     private let temporaryDirectory: TemporaryDirectory?
     public let directory: URL
-    private let start: Starter
+    private let tracking: ProcessTracking
+    // Set by `launch` and `stop`, which run one after the other (never concurrently).
     private var manager: SpawnedProcess?
     public var runtimeDirectory: URL { directory.appendingPathComponent("runtime") }
     var configDirectory: URL { directory.appendingPathComponent("config") }
@@ -24,30 +37,34 @@ public final class UserManager: @unchecked Sendable {
     public var daemonLog: URL { directory.appendingPathComponent("ligasd.log") }
 
     /// Starts the manager with the units for `binaryDirectory/ligasd`, and ligasd.socket.
-    /// `directory` holds its files (a temporary one, removed with the manager, when nil); `start`
-    /// spawns the manager and systemctl (the stress suite records what it starts, to kill it
-    /// whatever happens).
+    /// `directory` holds its files (a temporary one, removed with the manager, when nil).
     public init(
         binaryDirectory: URL, remote: String, serviceSettings: [String] = [], directory: URL? = nil,
-        start: @escaping Starter = Spawn.start
+        tracking: ProcessTracking = .none
     ) async throws {
         let temporary = directory == nil ? TemporaryDirectory() : nil
         temporaryDirectory = temporary
         self.directory = directory ?? temporary!.url
-        self.start = start
+        self.tracking = tracking
+        // The manager's sockets live there, and a Unix socket's path has room for 107 bytes: past
+        // that, systemd --user exits at once, saying so only in its own log.
+        let longest = runtimeDirectory.appendingPathComponent("systemd/private").path
+        guard longest.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+            throw ManagerFailure(description: "\(longest) is too long for a Unix socket: give the manager a shorter directory")
+        }
         try FileManager.default.createDirectory(at: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try installUnits(binaryDirectory: binaryDirectory, remote: remote, serviceSettings: serviceSettings)
         // Another process may create and remove the marker directory (see `launch`) at the same
         // moment: the manager then refuses to start. It is tried again a couple of times.
-        var attempt = 1
+        var failures: [String] = []
         while true {
             do {
                 try await launch()
                 break
             } catch {
                 await stop()
-                guard attempt < 3 else { throw error }
-                attempt += 1
+                failures.append("\(error)")
+                guard failures.count < 3 else { throw ManagerFailure(description: failures.joined(separator: "; then: ")) }
             }
         }
         do {
@@ -75,8 +92,10 @@ public final class UserManager: @unchecked Sendable {
             try text.write(to: unitDirectory.appendingPathComponent(unit), atomically: true, encoding: .utf8)
         }
         _ = FileManager.default.createFile(atPath: daemonLog.path, contents: nil)
-        let dropIn = (["[Unit]", "StartLimitIntervalSec=0", "[Service]", "Environment=LIGASD_REMOTE=\(remote)",
-                       "Environment=LIGASD_LOG_TARGET=stderr", "StandardError=append:\(daemonLog.path)"]
+        // Quoted, and `%` (systemd's specifiers) doubled: a path may hold spaces or `%20`.
+        func value(_ text: String) -> String { text.replacingOccurrences(of: "%", with: "%%") }
+        let dropIn = (["[Unit]", "StartLimitIntervalSec=0", "[Service]", "Environment=\"LIGASD_REMOTE=\(value(remote))\"",
+                       "Environment=LIGASD_LOG_TARGET=stderr", "StandardError=append:\(value(daemonLog.path))"]
             + serviceSettings).joined(separator: "\n")
         try dropIn.write(to: unitDirectory.appendingPathComponent("ligasd.service.d/harness.conf"), atomically: true, encoding: .utf8)
     }
@@ -90,9 +109,11 @@ public final class UserManager: @unchecked Sendable {
         if createdMarker { try FileManager.default.createDirectory(atPath: marker, withIntermediateDirectories: true) }
         defer { if createdMarker { rmdir(marker) } }
         let log = directory.appendingPathComponent("manager.log")
-        let manager = try start("/lib/systemd/systemd", ["--user"], environment, log)
-        self.manager = manager
         let privateSocket = runtimeDirectory.appendingPathComponent("systemd/private").path
+        unlink(privateSocket)  // an earlier manager's, in a reused directory: not this one's yet
+        let manager = try Spawn.start("/lib/systemd/systemd", ["--user"], environment: environment, output: log)
+        tracking.started(manager)
+        self.manager = manager
         do {
             try await poll("the user manager's private socket", timeout: .seconds(20), every: .milliseconds(10)) {
                 if FileManager.default.fileExists(atPath: privateSocket) { return () }
@@ -121,13 +142,28 @@ public final class UserManager: @unchecked Sendable {
         return output
     }
 
+    /// Its stdout (what is parsed) and, for a failure's message, its stderr.
     private func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
         let output = directory.appendingPathComponent("systemctl-\(UUID().uuidString).out")
-        defer { try? FileManager.default.removeItem(at: output) }
-        let process = try start("/bin/systemctl", ["--user"] + arguments, environment, output)
-        let status = try await within(.seconds(60), "systemctl --user \(arguments.joined(separator: " "))") { await process.waitForExit() }
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        return (status, text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let errors = directory.appendingPathComponent("systemctl-\(UUID().uuidString).err")
+        defer {
+            try? FileManager.default.removeItem(at: output)
+            try? FileManager.default.removeItem(at: errors)
+        }
+        let process = try Spawn.start("/bin/systemctl", ["--user"] + arguments, environment: environment, output: output, errors: errors)
+        tracking.started(process)
+        defer { tracking.ended(process) }
+        let status: Int32
+        do {
+            status = try await within(.seconds(60), "systemctl --user \(arguments.joined(separator: " "))") { await process.waitForExit() }
+        } catch {
+            await process.terminate()
+            throw error
+        }
+        func read(_ url: URL) -> String {
+            ((try? String(contentsOf: url, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return (status, status == 0 ? read(output) : [read(output), read(errors)].filter { !$0.isEmpty }.joined(separator: " "))
     }
 
     /// A property of ligasd.service, e.g. "MainPID" or "ActiveState".
@@ -162,9 +198,11 @@ public final class UserManager: @unchecked Sendable {
 
     /// Runs `body` with a manager, and stops it whatever `body` did.
     public static func run(
-        binaryDirectory: URL, remote: String, serviceSettings: [String] = [], _ body: (UserManager) async throws -> Void
+        binaryDirectory: URL, remote: String, serviceSettings: [String] = [], directory: URL? = nil,
+        _ body: (UserManager) async throws -> Void
     ) async throws {
-        let manager = try await UserManager(binaryDirectory: binaryDirectory, remote: remote, serviceSettings: serviceSettings)
+        let manager = try await UserManager(
+            binaryDirectory: binaryDirectory, remote: remote, serviceSettings: serviceSettings, directory: directory)
         let outcome = await asyncResult { try await body(manager) }
         await manager.stop()
         try outcome.get()
@@ -177,19 +215,5 @@ public final class UserManager: @unchecked Sendable {
 
     public struct ManagerFailure: Error, CustomStringConvertible {
         public let description: String
-    }
-}
-
-/// What a process of the harness holds for itself, never for a child: the systemd variables (the
-/// unit tests of LigasSystemd set them while other tests run, and a harness may run under systemd)
-/// and terminal preferences.
-public enum ChildEnvironment {
-    public static let removed: Set<String> = [
-        "NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC", "WATCHDOG_PID", "NO_COLOR",
-    ]
-
-    /// This process's environment without `removed`, with `overrides` on top.
-    public static func inherited(overrides: [String: String] = [:]) -> [String: String] {
-        ProcessInfo.processInfo.environment.filter { !removed.contains($0.key) }.merging(overrides) { $1 }
     }
 }

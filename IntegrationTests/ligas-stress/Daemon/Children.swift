@@ -15,6 +15,12 @@ enum Children {
 
     static func start(_ path: String, _ arguments: [String], environment: [String: String], output: URL?) throws -> SpawnedProcess {
         let process = try Spawn.start(path, arguments, environment: ChildEnvironment.inherited(overrides: environment), output: output)
+        adopt(process)
+        return process
+    }
+
+    /// Records a process started elsewhere (the user manager's, see `UserManager.forScenario`).
+    @Sendable static func adopt(_ process: SpawnedProcess) {
         running.withLock { running in
             running[process.pid] = process
             if let pidFile, let handle = FileHandle(forWritingAtPath: pidFile) ?? createPidFile(pidFile) {
@@ -23,7 +29,6 @@ enum Children {
                 try? handle.close()
             }
         }
-        return process
     }
 
     private static func createPidFile(_ path: String) -> FileHandle? {
@@ -41,16 +46,20 @@ enum Children {
         return (status, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
     }
 
-    static func forget(_ process: SpawnedProcess) {
+    @Sendable static func forget(_ process: SpawnedProcess) {
         _ = running.withLock { $0.removeValue(forKey: process.pid) }
     }
 
-    /// SIGKILL to every child still running.
+    /// SIGTERM to every child still running, then SIGKILL to those still there after a few
+    /// seconds: a `systemd --user` manager stops its units (ligasd) on SIGTERM, which SIGKILL
+    /// would orphan.
     static func killAll() {
         let children = running.withLock { state in
             defer { state.removeAll() }
             return Array(state.values)
         }
+        for child in children where !child.hasExited { kill(child.pid, SIGTERM) }
+        for _ in 0..<100 where children.contains(where: { !$0.hasExited }) { usleep(50_000) }
         for child in children where !child.hasExited { kill(child.pid, SIGKILL) }
     }
 

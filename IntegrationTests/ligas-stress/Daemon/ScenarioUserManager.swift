@@ -12,13 +12,9 @@ extension UserManager {
         let manager = try await UserManager(
             binaryDirectory: options.binDirectory, remote: options.sampleData.path, serviceSettings: serviceSettings,
             directory: options.workDirectory.appendingPathComponent("manager"),
-            start: { try Children.start($0, $1, environment: $2, output: $3) })
+            tracking: UserManager.ProcessTracking(started: Children.adopt, ended: Children.forget))
         let outcome = await asyncResult { try await body(manager) }
         await manager.stop()
         return try outcome.get()
     }
-}
-
-func processExists(_ pid: Int32) -> Bool {
-    pid > 0 && FileManager.default.fileExists(atPath: "/proc/\(pid)")
 }

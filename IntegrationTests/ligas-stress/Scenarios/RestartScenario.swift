@@ -103,3 +103,7 @@ enum RestartScenario {
         try await waitUntil(what, timeout: .seconds(60)) { zip(answered.value, before).allSatisfy { $0 > $1 } }
     }
 }
+
+func processExists(_ pid: Int32) -> Bool {
+    pid > 0 && FileManager.default.fileExists(atPath: "/proc/\(pid)")
+}

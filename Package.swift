@@ -122,7 +122,7 @@ let package = Package(
         .target(
             name: "LigasDaemon",
             dependencies: [
-                "LigasServer", "LigasComposition", "LigasProtocol", "LigasSystemd", "LigasSampleDataLocation", "CMalloc",
+                "LigasServer", "LigasComposition", "LigasProtocol", "LigasSystemd", "LigasSampleDataLocation", "CMalloc", "CAuxv",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -132,6 +132,8 @@ let package = Package(
         // glibc's <malloc.h> (mallopt, malloc_trim), which Swift's Glibc module leaves out: for
         // ligasd's MallocTuning, and the daemon's QuietMemoryRelease.
         .systemLibrary(name: "CMalloc"),
+        // glibc's <sys/auxv.h> and <elf.h> (the executable's program headers), likewise: for IdleCodePages.
+        .systemLibrary(name: "CAuxv"),
         .executableTarget(
             name: "ligasd",
             dependencies: ["LigasDaemon", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser")],

@@ -54,9 +54,13 @@ let workspace = TemporaryDirectory()
 let fixture = try BenchFixture.create(in: workspace.url, sampleData: BundledSampleData.baseURL)
 Report.progress("ligasd \(ligasd); data \(fixture.root.path)")
 
-/// RSS just after the first reply, and idle again after a warm-up: the teams feed, then both big
-/// logos (first downloads come from the remote). Returns the logos' URLs.
+/// RSS idle after the first reply, and idle again after a warm-up: the teams feed, then both big
+/// logos (first downloads come from the remote). Returns the logos' URLs. Idle is a second after
+/// the last client left, both times: ligasd gives memory back then (`QuietMemoryRelease`); the
+/// figure at the first reply itself, before that, is printed too.
 func idleMemory(of daemon: BenchDaemon) async throws -> [String: URL] {
+    let atFirstReply = ProcessMemory.residentKiB(of: daemon.pid) ?? 0
+    try await Task.sleep(for: .seconds(1))
     let idleAtStart = ProcessMemory.residentKiB(of: daemon.pid) ?? 0
     let warm = try await LigasClient.connect(socketPath: daemon.socketPath, agent: "ligas-bench")
     let teams = try await warm.teams(league: BenchFixture.league).value
@@ -69,7 +73,10 @@ func idleMemory(of daemon: BenchDaemon) async throws -> [String: URL] {
     warm.close()
     try await Task.sleep(for: .seconds(1))
     let idleWarm = ProcessMemory.residentKiB(of: daemon.pid) ?? 0
-    Report.result("memory_idle", ["rss_start_mib": ProcessMemory.mebibytes(idleAtStart), "rss_warm_mib": ProcessMemory.mebibytes(idleWarm)])
+    Report.result("memory_idle", [
+        "rss_start_mib": ProcessMemory.mebibytes(idleAtStart), "rss_warm_mib": ProcessMemory.mebibytes(idleWarm),
+        "rss_first_reply_mib": ProcessMemory.mebibytes(atFirstReply),
+    ])
     return logos
 }
 

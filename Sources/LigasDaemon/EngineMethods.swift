@@ -86,9 +86,9 @@ enum EngineMethods {
                 contentType: stream.contentType, totalSize: stream.expectedLength.map(UInt64.init),
                 source: WireMapping.source(loaded.origin))
             // A cache hit whose digest is stored, in a cache file: the connection reads its pieces
-            // itself, with no task per chunk (see README, the twelfth stop). Not from a cache in
-            // memory, where a read waits for any write under way: that would hold up every
-            // connection.
+            // itself, with no task per chunk (see Benchmarks/HISTORY.md, the twelfth stop). Not
+            // from a cache in memory, where a read waits for any write under way: that would hold
+            // up every connection.
             if let stored = stream.stored, let sha256 = stored.sha256, !stored.pieceMayWaitForWrites {
                 return OutgoingStream(ReadyStream(header: header, pieceCount: stored.pieceCount, sha256: sha256) { index in
                     do { return try stored.piece(index) } catch { throw WireMapping.errorBody(error) }

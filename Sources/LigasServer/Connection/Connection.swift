@@ -567,11 +567,11 @@ final class Connection: @unchecked Sendable {
     /// The first time the connection streams, its socket's send buffer is asked for two chunks,
     /// which the kernel doubles: room for four chunk frames, writable again once one is left.
     /// With the default (208 KiB) a 256 KiB chunk did not fit: each chunk took several writes
-    /// and wake-ups on both sides (`perf`, and the A/B runs in README). The kernel caps what is
-    /// asked at `net.core.wmem_max` (212992 on a stock system: 416 KiB then, still twice the
-    /// default), and a buffer already larger (small chunks) is left as it is. Only streaming
-    /// connections get it, so a client that does not read pins at most this much kernel memory
-    /// more than before, besides `maxOutputBytes` in the daemon.
+    /// and wake-ups on both sides (`perf`, and the A/B runs in Benchmarks/HISTORY.md). The kernel
+    /// caps what is asked at `net.core.wmem_max` (212992 on a stock system: 416 KiB then, still
+    /// twice the default), and a buffer already larger (small chunks) is left as it is. Only
+    /// streaming connections get it, so a client that does not read pins at most this much kernel
+    /// memory more than before, besides `maxOutputBytes` in the daemon.
     private func widenSendBuffer() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !sendBufferWidened, let session else { return }

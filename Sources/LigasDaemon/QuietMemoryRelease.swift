@@ -10,7 +10,7 @@ import Synchronization
 /// At start: ~1 MiB of idle RSS (`ligas-bench memory`, alternating runs: 13.4–13.7 -> 12.5–12.7).
 /// Once its last client has gone, also ligasd's own code and read-only data pages
 /// (`IdleCodePages`): idle at start 11.8–12.5 -> 9.2–9.7 MiB, warm 13.0–14.1 -> 11.4–12.2 MiB
-/// (`ligas-bench memory`, freshly copied binaries). Not at start, before serving: the first
+/// (the bench's idle-RSS figures, freshly copied binaries). Not at start, before serving: the first
 /// request would map back the code start-up shares with it (~0.4 ms more to the first reply).
 /// Best effort: work that outlives its client (a remote fetch finishing after the cache
 /// answered) may take memory again after a release, until the next one.

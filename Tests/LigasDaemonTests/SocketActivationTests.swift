@@ -129,4 +129,44 @@ struct SocketActivationTests {
             #expect(daemon.log.contains("LIGAS_REASON=idle"))
         }
     }
+
+    @Test("Once its last client has gone, ligasd gives its code pages back, and the next client is answered as before")
+    func codePagesGivenBackWhenIdle() async throws {
+        try await ActivatedDaemon.run(remote: sample, environment: ["LIGASD_IDLE_EXIT": "0"]) { daemon in
+            let first = try await daemon.client()
+            #expect(try await within(.seconds(20), "teams serie-a") { try await first.teams(league: "serie-a") }.value.count == 16)
+            let whileServing = try Self.residentCodeKiB(of: daemon.pid)
+            #expect(whileServing > 0)
+            first.close()
+            // Bounded wait for the release, which runs off the server's queue once the connection is gone.
+            let idle = try await poll("ligasd's code pages given back", timeout: .seconds(20), every: .milliseconds(20)) {
+                let now = try Self.residentCodeKiB(of: daemon.pid)
+                return now < whileServing / 2 ? now : nil
+            }
+            #expect(idle < whileServing / 2)
+
+            let second = try await daemon.client()
+            defer { second.close() }
+            #expect(try await within(.seconds(20), "teams serie-a") { try await second.teams(league: "serie-a") }.value.count == 16)
+        }
+    }
+
+    /// KiB of a process's own executable code resident now (`/proc/PID/smaps`: the executable
+    /// mappings of the file `/proc/PID/exe` names).
+    static func residentCodeKiB(of pid: Int32) throws -> Int {
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+        // Read to the end: procfs files have no size, and `String(contentsOfFile:)` may stop early.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/smaps") else { return 0 }
+        let smaps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        var inCode = false, total = 0
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.count >= 5, fields[0].contains("-"), fields[1].count == 4 {
+                inCode = fields[1].contains("x") && fields.count > 5 && fields[5...].joined(separator: " ") == executable
+            } else if inCode, fields.first == "Rss:", fields.count > 1, let kib = Int(fields[1]) {
+                total += kib
+            }
+        }
+        return total
+    }
 }

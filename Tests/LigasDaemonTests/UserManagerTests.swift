@@ -24,6 +24,16 @@ struct UserManagerTests {
         }
     }
 
+    @Test("A directory too long for the manager's sockets is refused with a named error, before anything starts")
+    func directoryTooLongForSockets() async throws {
+        let directory = TemporaryDirectory()
+        let deep = directory.url.appendingPathComponent(String(repeating: "d", count: 120))
+        await #expect(throws: UserManager.ManagerFailure.self) {
+            try await UserManager(binaryDirectory: Binaries.directory, remote: BundledSampleData.baseURL.path, directory: deep)
+        }
+        #expect(!FileManager.default.fileExists(atPath: deep.path))
+    }
+
     @Test("With WatchdogSec=, ligasd keeps pinging the watchdog")
     func watchdog() async throws {
         try await UserManager.run(binaryDirectory: Binaries.directory, remote: BundledSampleData.baseURL.path, serviceSettings: ["WatchdogSec=1", "Environment=LIGASD_IDLE_EXIT=0"]) { manager in

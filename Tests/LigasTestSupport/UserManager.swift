@@ -197,15 +197,17 @@ public final class UserManager: @unchecked Sendable {
     }
 
     /// Runs `body` with a manager, and stops it whatever `body` did.
-    public static func run(
+    @discardableResult
+    public static func run<T>(
         binaryDirectory: URL, remote: String, serviceSettings: [String] = [], directory: URL? = nil,
-        _ body: (UserManager) async throws -> Void
-    ) async throws {
+        tracking: ProcessTracking = .none, _ body: (UserManager) async throws -> T
+    ) async throws -> T {
         let manager = try await UserManager(
-            binaryDirectory: binaryDirectory, remote: remote, serviceSettings: serviceSettings, directory: directory)
+            binaryDirectory: binaryDirectory, remote: remote, serviceSettings: serviceSettings, directory: directory,
+            tracking: tracking)
         let outcome = await asyncResult { try await body(manager) }
         await manager.stop()
-        try outcome.get()
+        return try outcome.get()
     }
 
     private static func tail(of log: URL) -> String {

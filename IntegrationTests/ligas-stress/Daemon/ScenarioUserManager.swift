@@ -9,12 +9,9 @@ extension UserManager {
     static func forScenario<T>(
         _ options: Options, serviceSettings: [String] = [], _ body: (UserManager) async throws -> T
     ) async throws -> T {
-        let manager = try await UserManager(
+        try await run(
             binaryDirectory: options.binDirectory, remote: options.sampleData.path, serviceSettings: serviceSettings,
             directory: options.workDirectory.appendingPathComponent("manager"),
-            tracking: UserManager.ProcessTracking(started: Children.adopt, ended: Children.forget))
-        let outcome = await asyncResult { try await body(manager) }
-        await manager.stop()
-        return try outcome.get()
+            tracking: ProcessTracking(started: Children.adopt, ended: Children.forget), body)
     }
 }

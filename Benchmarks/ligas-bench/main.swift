@@ -21,6 +21,27 @@ import LigasTestSupport
 ///     ligas-bench streams [SECONDS] [MIB]     only streams of the 20 (or 1) MiB logo through LigasClient (to profile)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
+/// A subcommand named anywhere but first, or with the wrong arguments, is refused: it would
+/// otherwise fall through to the whole bench, a quarter of an hour of it.
+func refuseUsage(_ problem: String) -> Never {
+    FileHandle.standardError.write(Data("ligas-bench: \(problem) (the usage is at the top of Benchmarks/ligas-bench/main.swift)\n".utf8))
+    exit(2)
+}
+let subcommands = ["first-reply", "unary", "throughput", "memory", "cold", "streams"]
+if let misplaced = arguments.dropFirst().first(where: subcommands.contains) {
+    refuseUsage("the subcommand \(misplaced) must be the first argument")
+}
+if let unknown = arguments.first(where: { $0.hasPrefix("-") && !["--ligasd", "--ligas-client", "--cold-floor", "--quick"].contains($0) }) {
+    refuseUsage("unknown option \(unknown)")
+}
+switch arguments.first {
+case "first-reply" where arguments.count != 2: refuseUsage("first-reply takes one socket path")
+case "unary" where arguments.count < 2 || (arguments.count > 2 && Int(arguments[2]) == nil):
+    refuseUsage("unary takes a socket path and, optionally, a count")
+case "throughput" where arguments.count < 3 || Int(arguments[2]) == nil: refuseUsage("throughput takes a socket path and a number of clients")
+default: break
+}
+
 if arguments.first == "first-reply", arguments.count == 2 {
     try ColdStart.firstReply(socketPath: arguments[1])
     exit(0)

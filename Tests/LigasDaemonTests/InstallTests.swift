@@ -22,6 +22,8 @@ struct InstallTests {
         "usr/lib/sysusers.d/ligasd.conf": 0o644,
         "usr/lib/systemd/catalog/ligasd.catalog": 0o644,
         "usr/share/doc/ligasd/README.md": 0o644,
+        "usr/share/doc/ligasd/Protocol/PROTOCOL.md": 0o644,
+        "usr/share/doc/ligasd/Benchmarks/HISTORY.md": 0o644,
         "usr/share/bash-completion/completions/ligasd": 0o644,
         "usr/share/bash-completion/completions/ligas-client": 0o644,
         "usr/share/zsh/site-functions/_ligasd": 0o644,
@@ -37,6 +39,11 @@ struct InstallTests {
     /// The resource bundle's files as built, where the install puts them (mode 0644).
     static func sampleDataFiles() throws -> Set<String> {
         try Set(Self.files(in: Binaries.directory.appendingPathComponent(resources)).map { "usr/lib/ligasd/\(resources)/\($0)" })
+    }
+
+    /// The protocol's golden vectors as in the repository, where the install puts them (mode 0644).
+    static func vectorFiles() throws -> Set<String> {
+        try Set(Self.files(in: repository.appendingPathComponent("Protocol/vectors")).map { "usr/share/doc/ligasd/Protocol/vectors/\($0)" })
     }
 
     /// Paths (relative, sorted) of everything but directories below `root`: files and symlinks.
@@ -108,13 +115,14 @@ struct InstallTests {
 
         // Exactly the expected files, with their modes; each path printed.
         let sampleData = try Self.sampleDataFiles()
-        #expect(!sampleData.isEmpty)
+        let vectors = try Self.vectorFiles()
+        #expect(!sampleData.isEmpty && !vectors.isEmpty)
         let installed = try Self.files(in: destination)
-        #expect(Set(installed) == Set(Self.expectedFiles.keys).union(sampleData).union(["usr/bin/ligasd"]))
+        #expect(Set(installed) == Set(Self.expectedFiles.keys).union(sampleData).union(vectors).union(["usr/bin/ligasd"]))
         for (path, mode) in Self.expectedFiles {
             #expect(Self.mode(destination.appendingPathComponent(path)) == mode, "\(path)")
         }
-        for path in sampleData {
+        for path in sampleData.union(vectors) {
             #expect(Self.mode(destination.appendingPathComponent(path)) == 0o644, "\(path)")
         }
         for path in Self.expectedFiles.keys + ["usr/bin/ligasd"] {
@@ -145,6 +153,31 @@ struct InstallTests {
         let again = try await Self.script("uninstall", into: destination, log: work)
         #expect(again.status == 0, "\(again.output)")
         #expect(again.output.contains("nothing to uninstall"))
+    }
+
+    @Test("Every relative link in the installed documentation leads to an installed file")
+    func installedDocumentationLinksResolve() async throws {
+        let work = TemporaryDirectory()
+        let destination = work.url.appendingPathComponent("destdir")
+        let install = try await Self.script("install", into: destination, log: work)
+        try #require(install.status == 0, "\(install.output)")
+        let documentation = destination.appendingPathComponent("usr/share/doc/ligasd")
+        let documents = try Self.files(in: documentation).filter { $0.hasSuffix(".md") }
+        #expect(Set(["README.md", "Protocol/PROTOCOL.md", "Benchmarks/HISTORY.md"]).isSubset(of: documents))
+        var links = 0
+        for document in documents {
+            let url = documentation.appendingPathComponent(document)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            // Markdown links `](target)` that are not web addresses or anchors within the page.
+            for match in text.matches(of: /\]\(([^)#\s]+)(#[^)]*)?\)/) {
+                let target = String(match.1)
+                guard !target.contains("://"), !target.hasPrefix("mailto:") else { continue }
+                links += 1
+                let resolved = url.deletingLastPathComponent().appendingPathComponent(target).standardized
+                #expect(FileManager.default.fileExists(atPath: resolved.path), "\(document) links to \(target), not installed")
+            }
+        }
+        #expect(links > 0)
     }
 
     @Test("A reinstall keeps the API key that was written; uninstall keeps it too, and removes everything else")

@@ -87,6 +87,15 @@ struct InstallTests {
         return ScriptRun(status: status, output: try String(contentsOf: log, encoding: .utf8))
     }
 
+    /// A first install into a new DESTDIR (`destination`, inside `work`), which must succeed.
+    static func freshInstall() async throws -> (work: TemporaryDirectory, destination: URL, install: ScriptRun) {
+        let work = TemporaryDirectory()
+        let destination = work.url.appendingPathComponent("destdir")
+        let install = try await script("install", into: destination, log: work)
+        try #require(install.status == 0, "\(install.output)")
+        return (work, destination, install)
+    }
+
     /// What `binary --experimental-dump-help` says of its command: long option names and subcommands.
     static func commandLine(of binary: URL) async throws -> (options: [String], subcommands: [String]) {
         let run = try await CommandRun.run(binary, ["--experimental-dump-help"], environment: [:])
@@ -108,10 +117,7 @@ struct InstallTests {
 
     @Test("install writes the expected tree, which works, and uninstall removes all of it")
     func installThenUninstall() async throws {
-        let work = TemporaryDirectory()
-        let destination = work.url.appendingPathComponent("destdir")
-        let install = try await Self.script("install", into: destination, log: work)
-        try #require(install.status == 0, "\(install.output)")
+        let (work, destination, install) = try await Self.freshInstall()
 
         // Exactly the expected files, with their modes; each path printed.
         let sampleData = try Self.sampleDataFiles()
@@ -157,10 +163,8 @@ struct InstallTests {
 
     @Test("Every relative link in the installed documentation leads to an installed file")
     func installedDocumentationLinksResolve() async throws {
-        let work = TemporaryDirectory()
-        let destination = work.url.appendingPathComponent("destdir")
-        let install = try await Self.script("install", into: destination, log: work)
-        try #require(install.status == 0, "\(install.output)")
+        let (work, destination, _) = try await Self.freshInstall()
+        defer { withExtendedLifetime(work) {} }  // the install lives in it until the test ends
         let documentation = destination.appendingPathComponent("usr/share/doc/ligasd")
         let documents = try Self.files(in: documentation).filter { $0.hasSuffix(".md") }
         #expect(Set(["README.md", "Protocol/PROTOCOL.md", "Benchmarks/HISTORY.md"]).isSubset(of: documents))
@@ -182,10 +186,7 @@ struct InstallTests {
 
     @Test("A reinstall keeps the API key that was written; uninstall keeps it too, and removes everything else")
     func apiKeyIsKept() async throws {
-        let work = TemporaryDirectory()
-        let destination = work.url.appendingPathComponent("destdir")
-        let first = try await Self.script("install", into: destination, log: work)
-        try #require(first.status == 0, "\(first.output)")
+        let (work, destination, _) = try await Self.freshInstall()
         let key = destination.appendingPathComponent("etc/ligasd/api-key")
         try Data("secret\n".utf8).write(to: key)
 

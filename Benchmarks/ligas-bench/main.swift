@@ -207,7 +207,7 @@ func profileStreams(seconds: Int, mebibytes: Int) async throws {
         let start = ContinuousClock.now
         let end = start + .seconds(seconds)
         while ContinuousClock.now < end {
-            total += try await Streaming.library(socketPath: daemon.socketPath, url: url, repetitions: 10).bytes
+            total += try await Streaming.library(socketPath: daemon.socketPath, url: url, repetitions: 10, warmUps: 0).bytes
         }
         // Over the whole loop: steadier than the 20 downloads below, for A/B runs.
         if total > 0 { print("\(mebibytes) MiB: LigasClient \(Report.fixed(Streaming.mibPerSecond(total, since: start))) MiB/s over \(total >> 20) MiB") }

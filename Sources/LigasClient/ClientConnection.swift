@@ -127,6 +127,13 @@ final class ClientConnection: @unchecked Sendable {
 
     /// How long a caller alone in the process waits for its answer on its own thread.
     static let defaultAnswerHereBudget: Duration = .milliseconds(2)
+    /// The first part of that wait, spent asking the socket (`poll` with no timeout) rather than
+    /// asleep in `poll`: a cached answer comes within it, and a thread that slept must be woken,
+    /// which costs the daemon's write and the caller's return a cross-core wake-up each (on the
+    /// 2-core VM of the benchmarks, about 35 µs of a 1 MiB download's 0.72 ms, measured with
+    /// timestamps on both sides). At most this much CPU per wait is spent so; past it, the caller
+    /// sleeps in `poll` as before.
+    static let spinBudget: Duration = .microseconds(50)
     private let answerHereBudget: Duration
     private let callers: CallsInFlight
     /// How long a write may wait for a full socket to take anything (see `ClientSocket.writeAll`).
@@ -222,12 +229,14 @@ final class ClientConnection: @unchecked Sendable {
     /// with what was taken (nil past the deadline), and it is returned. The socket is polled
     /// outside the queue and read inside it, so the reader thread, which serves every connection
     /// of the process, never waits for this queue longer than a read. `readFirst`: read before
-    /// the first poll (when the bytes are most likely there already).
+    /// the first poll (when the bytes are most likely there already). The first `spinBudget` of
+    /// the wait polls without sleeping.
     private func readHere<T>(
         until deadline: ContinuousClock.Instant, readFirst: Bool, _ taken: () -> T?, settle: (T?) -> Void
     ) -> T? {
         var waiting = true
         var readable = readFirst
+        let spinDeadline = min(deadline, ContinuousClock.now + Self.spinBudget)
         while true {
             let (found, waitOn) = queue.sync { () -> (T?, Bool) in
                 // Taken first: a read now could take the bytes of another caller polling the socket.
@@ -242,8 +251,12 @@ final class ClientConnection: @unchecked Sendable {
             }
             guard waitOn else { return found }
             var readiness = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
-            let remaining = ((deadline - ContinuousClock.now) / .milliseconds(1)).rounded(.up)
-            let ready = poll(&readiness, 1, Int32(min(max(remaining, 0), 60_000)))
+            var ready: Int32 = 0
+            while ready == 0, ContinuousClock.now < spinDeadline { ready = poll(&readiness, 1, 0) }
+            if ready == 0 {
+                let remaining = ((deadline - ContinuousClock.now) / .milliseconds(1)).rounded(.up)
+                ready = poll(&readiness, 1, Int32(min(max(remaining, 0), 60_000)))
+            }
             if ready < 0, errno != EINTR { waiting = false }
             readable = ready > 0
         }

@@ -3,13 +3,14 @@ import LigasClient
 import LigasProtocol
 
 /// Image bytes streamed from the daemon's cache, in MiB/s, each over one connection, after
-/// `warmUps` downloads that are not timed (the peers' stream figures, too, come after 10 fetches).
+/// `defaultWarmUps` downloads that are not timed (the peers' stream figures, too, come after 10
+/// fetches).
 enum Streaming {
-    static let warmUps = 10
+    static let defaultWarmUps = 10
 
     /// Through LigasClient (which also checks the SHA-256 the daemon sends at the end).
     static func library(
-        socketPath: String, url: URL, repetitions: Int, warmUps: Int = warmUps
+        socketPath: String, url: URL, repetitions: Int, warmUps: Int = defaultWarmUps
     ) async throws -> (bytes: Int, mibPerSecond: Double) {
         let client = try await LigasClient.connect(socketPath: socketPath, agent: "ligas-bench")
         defer { client.close() }
@@ -32,7 +33,7 @@ enum Streaming {
     /// From a blocking client that reads as fast as it can.
     static func blocking(socketPath: String, url: URL, repetitions: Int) throws -> (bytes: Int, mibPerSecond: Double) {
         let client = try BlockingClient(socketPath: socketPath)
-        for _ in 0..<warmUps { _ = try client.download(.url(url)) }
+        for _ in 0..<defaultWarmUps { _ = try client.download(.url(url)) }
         var total = 0
         let start = ContinuousClock.now
         for _ in 0..<repetitions { total += try client.download(.url(url)) }

@@ -127,12 +127,11 @@ final class ClientConnection: @unchecked Sendable {
 
     /// How long a caller alone in the process waits for its answer on its own thread.
     static let defaultAnswerHereBudget: Duration = .milliseconds(2)
-    /// The first part of that wait, spent asking the socket (`poll` with no timeout) rather than
-    /// asleep in `poll`: a cached answer comes within it, and a thread that slept must be woken,
-    /// which costs the daemon's write and the caller's return a cross-core wake-up each (on the
-    /// 2-core VM of the benchmarks, about 35 µs of a 1 MiB download's 0.72 ms, measured with
-    /// timestamps on both sides). At most this much CPU per wait is spent so; past it, the caller
-    /// sleeps in `poll` as before.
+    /// The first part of that wait, spent asking the socket (`poll` with a zero timeout) rather than
+    /// asleep in `poll`: a cached answer usually comes within it, and a thread that slept must be
+    /// woken, which costs the daemon's write and the caller's return a cross-core wake-up each
+    /// (Benchmarks/HISTORY.md, nineteenth stop). A wait costs at most this much CPU more; past it,
+    /// the caller sleeps.
     static let spinBudget: Duration = .microseconds(50)
     private let answerHereBudget: Duration
     private let callers: CallsInFlight

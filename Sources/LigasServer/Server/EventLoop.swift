@@ -21,9 +21,13 @@ import Synchronization
 /// which wakes a worker to run `drain`: two wake-ups before the reply, where a blocking server
 /// has one. So once `drain` has served something, it waits on the set itself for `linger` before
 /// giving its thread back: a client that asks again right after its answer (a list, then its
-/// logos; a benchmark) is read by a thread the kernel wakes directly. Work handed to the queue
-/// with `execute` cuts the wait short (it rings an eventfd in the set), so nothing queued waits
-/// behind it; a timer on the queue may wait one `linger`.
+/// logos; a benchmark) is read by a thread the kernel wakes directly. Work handed over with
+/// `execute` waits in an inbox that `drain` runs between its rounds (it rings an eventfd in the
+/// set to cut a linger short), and that a block on the queue runs when no drain does: a stream
+/// that sends a chunk, waits for room and sends the next (each step handed over with `execute`)
+/// stays in one drain, woken by the kernel when the socket has room, where a drain that ended
+/// for each step cost the manager's wake-up to arm the source again and another for its next
+/// event (Benchmarks/HISTORY.md, twentieth stop). A timer on the queue may wait for a drain.
 final class EventLoop: @unchecked Sendable {
     /// What a registered descriptor is told.
     struct Handlers {
@@ -46,8 +50,9 @@ final class EventLoop: @unchecked Sendable {
     /// An eventfd in the set, under a token no connection gets: rung to end a linger.
     private let doorbell: Int32
     private static let doorbellToken: UInt64 = 0
-    /// Blocks handed over with `execute` that have not started yet; `drain` lingers only at 0.
-    private let pending = Atomic<Int>(0)
+    /// Blocks handed over with `execute` that have not started yet, in order; `drain` lingers
+    /// only while it is empty.
+    private let inbox = Mutex<[@Sendable () -> Void]>([])
     /// Set while `drain` may be waiting in a linger: `execute` then rings.
     private let lingering = Atomic<Bool>(false)
 
@@ -75,19 +80,29 @@ final class EventLoop: @unchecked Sendable {
         queue.sync { source?.cancel() }
     }
 
-    /// Runs `work` on the queue, soon: a linger in progress ends for it. The one way code puts
-    /// work on the queue (a timer's handler aside).
+    /// Runs `work` on the queue, soon, after the work handed over before it: a linger in
+    /// progress ends for it. The one way code puts work on the queue (a timer's handler aside).
     func execute(_ work: @escaping @Sendable () -> Void) {
-        // Counted before the check, and `drain` sets `lingering` before it reads the count (all
-        // sequentially consistent): either `drain` sees this block and does not wait, or this
-        // sees the linger and rings.
-        pending.add(1, ordering: .sequentiallyConsistent)
-        queue.async { [self] in
-            pending.subtract(1, ordering: .sequentiallyConsistent)
-            work()
+        // Queued before the check, and `drain` sets `lingering` before it looks at the inbox (the
+        // lock orders both): either `drain` sees this block and does not wait, or this sees the
+        // linger and rings.
+        let wasEmpty = inbox.withLock { inbox in
+            defer { inbox.append(work) }
+            return inbox.isEmpty
         }
+        // Whoever fills an empty inbox makes sure a block runs it, even if no drain ever comes; a
+        // drain that ran it first leaves that block nothing to do.
+        if wasEmpty { queue.async { [self] in runInbox() } }
         if lingering.load(ordering: .sequentiallyConsistent) { ring() }
     }
+
+    /// Runs what `execute` handed over until now, in order.
+    private func runInbox() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        for work in inbox.withLock({ inbox in defer { inbox.removeAll() }; return inbox }) { work() }
+    }
+
+    private var inboxIsEmpty: Bool { inbox.withLock { $0.isEmpty } }
 
     private func ring() {
         _ = eventfd_write(doorbell, 1)
@@ -149,18 +164,22 @@ final class EventLoop: @unchecked Sendable {
         precondition(epoll_ctl(epoll, operation, fd, &event) == 0, "epoll_ctl: errno \(errno)")
     }
 
-    /// Handles what is ready, a bounded number of rounds, lingering between them; if more is left,
-    /// the source fires again (the epoll set stays readable) or, for connections to read again, a
-    /// turn is queued. Returns at once when the doorbell rang: work waits on the queue.
+    /// Handles what is ready and what `execute` handed over, a bounded number of rounds,
+    /// lingering between them; if more is left, the source fires again (the epoll set stays
+    /// readable), the inbox's block runs it, or, for connections to read again, a turn is queued.
+    /// Returns once it has run the inbox when the doorbell rang.
     private func drain() {
+        // A turn queued for connections to read again, run by a drain's inbox: that drain reads
+        // them itself.
+        guard !draining else { return }
         draining = true
         defer { draining = false }
         var served = false
-        rounds: for _ in 0..<64 {
+        for _ in 0..<64 {
             let ready = wait(mayLinger: served)
             let retries = again
             again.removeAll(keepingCapacity: true)
-            guard ready > 0 || !retries.isEmpty else { break }
+            guard ready > 0 || !retries.isEmpty || !inboxIsEmpty else { break }
             var rang = false
             for index in 0..<Int(max(0, ready)) {
                 let event = events[index]
@@ -177,7 +196,9 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
             for token in retries { registered[token]?.handlers.readable() }
-            if rang { break rounds }
+            runInbox()
+            // Someone else may want the queue too (`close`, a timer): the drain ends.
+            if rang { break }
             served = true
         }
         if !again.isEmpty { execute { [self] in drain() } }
@@ -189,7 +210,7 @@ final class EventLoop: @unchecked Sendable {
             if mayLinger, again.isEmpty {
                 lingering.store(true, ordering: .sequentiallyConsistent)
                 defer { lingering.store(false, ordering: .sequentiallyConsistent) }
-                if pending.load(ordering: .sequentiallyConsistent) == 0 {
+                if inboxIsEmpty {
                     var timeout = linger
                     // -1 (EINTR; ENOSYS before Linux 5.11) reads as nothing ready: the drain
                     // ends, and the source fires again for whatever comes.

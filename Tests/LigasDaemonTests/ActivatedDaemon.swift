@@ -8,7 +8,7 @@ import LigasTestSupport
 final class NotifySocket: @unchecked Sendable {
     let path: String
     private let socket: UnixSocket
-    private let received = Locked<[String]>([])
+    private let received = Shared<[String]>([])
 
     init(path: String) throws {
         self.path = path
@@ -19,7 +19,7 @@ final class NotifySocket: @unchecked Sendable {
     /// Every message so far (each is one datagram of newline-separated assignments).
     func messages() throws -> [String] {
         let new = try socket.receivedDatagrams()
-        return received.withLockedValue {
+        return received.withLock {
             $0 += new
             return $0
         }
@@ -119,19 +119,5 @@ final class ActivatedDaemon: @unchecked Sendable {
         let outcome = await asyncResult { try await body(daemon) }
         await daemon.stop()
         try outcome.get()
-    }
-}
-
-/// A value shared between tasks, behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLockedValue<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }

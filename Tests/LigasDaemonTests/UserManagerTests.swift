@@ -39,7 +39,7 @@ struct UserManagerTests {
         try await UserManager.run(binaryDirectory: Binaries.directory, remote: BundledSampleData.baseURL.path, serviceSettings: ["WatchdogSec=1", "Environment=LIGASD_IDLE_EXIT=0"]) { manager in
             try await LigasClient.connect(socketPath: manager.socketPath).ping()
             let first = try await manager.service("WatchdogTimestampMonotonic")
-            try await Wait.until("a second watchdog ping") { try await manager.service("WatchdogTimestampMonotonic") != first }
+            try await waitUntil("a second watchdog ping") { try await manager.service("WatchdogTimestampMonotonic") != first }
             #expect(try await manager.service("NRestarts") == "0")
             #expect(try await manager.service("ActiveState") == "active")
         }
@@ -92,7 +92,7 @@ struct UserManagerTests {
                 }
                 // Three restarts spread over the run, each once the clients have made progress.
                 for milestone in [60, 140, 220] {
-                    try await Wait.until("\(milestone) requests") { completed.total >= milestone }
+                    try await waitUntil("\(milestone) requests") { completed.total >= milestone }
                     try await manager.systemctl("restart", "ligasd.service")
                 }
                 return try await group.reduce((failed: [String](), retried: 0)) { (failed: $0.failed + $1.failed, retried: $0.retried + $1.retried) }
@@ -124,12 +124,5 @@ struct UserManagerTests {
             }
         }
         return .failed("still stopping after a retry: \(reasons)")
-    }
-}
-
-/// Bounded waiting for a condition (not a timing assertion: the bound only stops a hung test).
-enum Wait {
-    static func until(_ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws {
-        try await poll(what, timeout: timeout, every: .milliseconds(10)) { try await condition() ? () : nil }
     }
 }

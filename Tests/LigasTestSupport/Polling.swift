@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 public struct TimedOut: Error, CustomStringConvertible {
     public let description: String
@@ -34,7 +33,7 @@ public func bounded<T: Sendable>(
 public func within<T: Sendable>(
     _ timeout: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    let pending = LockedSlot<CheckedContinuation<T, any Error>>()
+    let pending = Shared<CheckedContinuation<T, any Error>?>(nil)
     let resume: @Sendable (Result<T, any Error>) -> Bool = { result in
         guard let continuation = pending.withLock({ box in
             defer { box = nil }
@@ -44,7 +43,7 @@ public func within<T: Sendable>(
         return true
     }
     // The timer goes as soon as `body` ends, rather than sleeping out the timeout.
-    let timer = LockedSlot<Task<Void, Never>>()
+    let timer = Shared<Task<Void, Never>?>(nil)
     return try await withCheckedThrowingContinuation { continuation in
         pending.withLock { $0 = continuation }
         let work = Task {
@@ -92,11 +91,10 @@ public func poll<T>(
     }
 }
 
-/// An optional value behind a lock, for closures that escape (a `Mutex` cannot be captured by one).
-private final class LockedSlot<Value: Sendable>: Sendable {
-    private let slot = Mutex<Value?>(nil)
-
-    func withLock<R>(_ body: (inout Value?) -> R) -> R {
-        slot.withLock { body(&$0) }
-    }
+/// `poll` for a condition that holds or not.
+public func waitUntil(
+    _ what: String, timeout: Duration = .seconds(20), every interval: Duration = .milliseconds(20),
+    _ condition: () async throws -> Bool
+) async throws {
+    try await poll(what, timeout: timeout, every: interval) { try await condition() ? () : nil }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LigasTestSupport
 
 /// What a group of clients saw, merged at the end.
 struct Tally: Sendable {

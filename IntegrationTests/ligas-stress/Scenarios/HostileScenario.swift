@@ -26,7 +26,7 @@ enum HostileScenario {
         for team in Question.teamIDs { _ = try await warm.players(team: team) }
         warm.close()
         let before = daemon.memory
-        let sampler = MemorySampler(pid: daemon.pid, every: .milliseconds(100))
+        let sampler = PeakSampler.memory(of: daemon.pid, every: .milliseconds(100))
 
         let stop = Shared(false)
         let wellBehaved = Task { await askContinuously(daemon, until: stop) }
@@ -81,7 +81,7 @@ enum HostileScenario {
             client.close()
         }
         let after = daemon.memory
-        let peak = await sampler.stop()
+        let peak = sampler.stop()
         let exitStatus = await daemon.stop()
 
         goals.figure("attack_s", Report.seconds(attackTime))

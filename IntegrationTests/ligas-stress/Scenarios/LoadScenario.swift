@@ -62,7 +62,7 @@ enum LoadScenario {
         goals.check(open >= UInt64(connections), "ligasd holds all \(connections) connections at once (status says \(open))")
 
         Report.progress("load: \(connections) × \(requests) requests")
-        let sampler = MemorySampler(pid: daemon.pid)
+        let sampler = PeakSampler.memory(of: daemon.pid, every: .milliseconds(200))
         let watch = HangWatch(socketPath: daemon.socketPath)
         let started = ContinuousClock.now
         let (tally, latencies) = await withTaskGroup(of: (Tally, [Duration]).self) { group in
@@ -79,8 +79,8 @@ enum LoadScenario {
             return (total, latencies)
         }
         let wall = ContinuousClock.now - started
-        let peak = await sampler.stop()
-        let threads = threadCount(of: daemon.pid) ?? 0
+        let peak = sampler.stop()
+        let threads = ProcessCounters.threads(of: daemon.pid) ?? 0
         clients.forEach { $0.close() }
 
         let total = tally.succeeded + tally.failed

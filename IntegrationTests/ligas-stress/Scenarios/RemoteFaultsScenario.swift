@@ -87,7 +87,7 @@ enum RemoteFaultsScenario {
                     remote.fail(fault)
                 }
 
-                let sampler = MemorySampler(pid: daemon.pid, every: .milliseconds(50))
+                let sampler = PeakSampler.memory(of: daemon.pid, every: .milliseconds(50))
                 let asked = daemon
                 let results = await withTaskGroup(of: (Case, Expectation?, Duration).self) { group in
                     for testCase in testCases {
@@ -97,7 +97,7 @@ enum RemoteFaultsScenario {
                     for await result in group { results.append(result) }
                     return results
                 }
-                let sampledPeak = await sampler.stop()
+                let sampledPeak = sampler.stop()
                 let peak = max(sampledPeak, daemon.memory?.peakKiB ?? 0)
                 let alive = !daemon.process.hasExited
                 await daemon.stop()

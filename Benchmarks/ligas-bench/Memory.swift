@@ -23,3 +23,7 @@ enum SlowReader {
         ])
     }
 }
+
+extension ProcessMemory {
+    static func mebibytes(_ kib: Int) -> String { Report.fixed(Double(kib) / 1024) }
+}

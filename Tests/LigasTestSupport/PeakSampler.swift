@@ -12,10 +12,12 @@ public final class PeakSampler: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     public init(pid: Int32, every interval: Duration = .milliseconds(20), _ measure: @escaping @Sendable (Int32) -> Int?) {
+        precondition(interval > .zero, "a sampler needs an interval")
+        let pause = DispatchTimeInterval.nanoseconds(Int(interval / .nanoseconds(1)))
         let thread = Thread { [self] in
             while running.load(ordering: .relaxed) {
                 if let value = measure(pid) { peak.withLock { $0 = max($0, value) } }
-                _ = wake.wait(timeout: .now() + .microseconds(Int(interval / .microseconds(1))))
+                _ = wake.wait(timeout: .now() + pause)
             }
             done.signal()
         }
@@ -27,7 +29,8 @@ public final class PeakSampler: Sendable {
         PeakSampler(pid: pid, every: interval) { ProcessMemory.residentKiB(of: $0) }
     }
 
-    /// Stops sampling (at once); returns the peak.
+    /// Stops sampling; returns the peak. It waits only for the sample under way (one read of
+    /// `/proc`), so it may be called from a task. Once.
     public func stop() -> Int {
         running.store(false, ordering: .relaxed)
         wake.signal()

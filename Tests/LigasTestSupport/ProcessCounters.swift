@@ -1,7 +1,8 @@
 import Foundation
 
-/// A process's CPU time and thread count as the kernel counts them (`/proc/PID/stat` and
-/// `/proc/PID/status`), for the benchmark and the reliability suite.
+/// A process's CPU time, thread count and open-file limit as the kernel counts them
+/// (`/proc/PID/stat`, `/proc/PID/status` and `/proc/PID/limits`), for the benchmark and the
+/// reliability suite.
 public enum ProcessCounters {
     /// User plus system CPU time the process has used so far, all its threads (also those that
     /// have exited), in microseconds; nil when the process is gone. The kernel counts in clock
@@ -21,5 +22,13 @@ public enum ProcessCounters {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         return status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
             .flatMap { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).last }.flatMap { Int($0) }
+    }
+
+    /// The soft limit on open files of the process; nil when it is gone.
+    public static func openFileLimit(of pid: Int32) -> Int? {
+        guard let limits = try? String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8),
+              let line = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max open files") })
+        else { return nil }
+        return line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first.flatMap { Int($0) }
     }
 }

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// A value shared between tasks, threads and escaping closures, behind a lock (a `Mutex` itself
-/// cannot be captured by an escaping closure): the one lock box of the tests, the benchmark and
-/// the reliability suite.
+/// cannot be captured by an escaping closure), for the tests, the benchmark and the reliability
+/// suite.
 public final class Shared<Value: Sendable>: Sendable {
     private let mutex: Mutex<Value>
 

@@ -33,7 +33,7 @@ enum LoadScenario {
             settings: ["LIGASD_MAX_CONNECTIONS": "\(cap)", "LIGASD_MAX_CONNECTIONS_PER_UID": "\(cap)"])
         var ownLimit = rlimit()
         getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &ownLimit)
-        let daemonLimit = openFileLimit(of: daemon.pid) ?? 0
+        let daemonLimit = ProcessCounters.openFileLimit(of: daemon.pid) ?? 0
         goals.figure("connections", connections)
         goals.figure("requests_per_connection", requests)
         goals.figure("methods_left_out", excluded.isEmpty ? "none" : excluded.sorted().joined(separator: ","))

@@ -418,8 +418,8 @@ final class Connection: @unchecked Sendable {
 
     /// Sends a stream whose bytes are ready to be read from the queue, with no task: the header and
     /// the first chunk before the read handler returns, then a piece read (when the last one is
-    /// sent) and a chunk sent per turn of the queue, so that what else waits there, a cancel above
-    /// all, runs between two chunks. Backpressure, the end frame and the log entry as for a stream a
+    /// sent) and a chunk sent per turn of the loop (`EventLoop.execute`), so that what the client
+    /// sent, a cancel above all, is read between two chunks. Backpressure, the end frame and the log entry as for a stream a
     /// task sends (`RequestExchange`).
     private func sendReadyStream(
         _ ready: ReadyStream, requestID: UInt32, chunkSize: Int, entry: RequestLogEntry, started: ContinuousClock.Instant
@@ -551,8 +551,8 @@ final class Connection: @unchecked Sendable {
     /// from its own storage: the bytes of a chunk whose frame head `encode` wrote (they are never
     /// copied into a frame).
     ///
-    /// Always a hop through the queue, never inline: between two chunks the queue must get to run
-    /// what else is waiting there, the client's cancel above all.
+    /// Always handed to the loop (`EventLoop.execute`), never inline: between two chunks the loop
+    /// must read what the client sent, its cancel above all.
     func sendStreamFrame(
         _ requestID: UInt32, token: UInt64, payload: Data? = nil, _ encode: @escaping @Sendable (FrameEncoder, inout [UInt8]) throws -> Void
     ) -> DeliveryTicket {

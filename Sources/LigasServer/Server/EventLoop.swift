@@ -21,13 +21,16 @@ import Synchronization
 /// which wakes a worker to run `drain`: two wake-ups before the reply, where a blocking server
 /// has one. So once `drain` has served something, it waits on the set itself for `linger` before
 /// giving its thread back: a client that asks again right after its answer (a list, then its
-/// logos; a benchmark) is read by a thread the kernel wakes directly. Work handed over with
-/// `execute` waits in an inbox that `drain` runs between its rounds (it rings an eventfd in the
-/// set to cut a linger short), and that a block on the queue runs when no drain does: a stream
-/// that sends a chunk, waits for room and sends the next (each step handed over with `execute`)
-/// stays in one drain, woken by the kernel when the socket has room, where a drain that ended
-/// for each step cost the manager's wake-up to arm the source again and another for its next
-/// event (Benchmarks/HISTORY.md, twentieth stop). A timer on the queue may wait for a drain.
+/// logos; a benchmark) is read by a thread the kernel wakes directly.
+///
+/// Work handed over with `execute` waits in an inbox, in order: `drain` runs it between its
+/// rounds on the set (handed over during a linger, it rings an eventfd in the set, which ends the
+/// wait), and a block on the queue runs it when no drain does. So a stream that sends a chunk,
+/// waits for room and sends the next (each step handed over with `execute`) goes on in one drain,
+/// woken by the kernel when the socket has room, where a drain that ended at each step cost
+/// Dispatch's manager thread a wake-up to arm the source again and another for the next event
+/// (Benchmarks/HISTORY.md, twentieth stop). Only `close`, which waits for the queue, ends a drain
+/// early; a timer on the queue waits for the drain to end (at most 64 rounds).
 final class EventLoop: @unchecked Sendable {
     /// What a registered descriptor is told.
     struct Handlers {
@@ -50,9 +53,15 @@ final class EventLoop: @unchecked Sendable {
     /// An eventfd in the set, under a token no connection gets: rung to end a linger.
     private let doorbell: Int32
     private static let doorbellToken: UInt64 = 0
-    /// Blocks handed over with `execute` that have not started yet, in order; `drain` lingers
-    /// only while it is empty.
-    private let inbox = Mutex<[@Sendable () -> Void]>([])
+    /// Work handed over with `execute` that has not started yet, in order, and whether a block
+    /// that runs it is queued; `drain` lingers only while it is empty.
+    private let inbox = Mutex(Inbox())
+    private struct Inbox {
+        var work: [@Sendable () -> Void] = []
+        var blockQueued = false
+    }
+    /// Set by `close`, which then waits for the queue: a drain that finds the doorbell rung ends.
+    private let closing = Atomic<Bool>(false)
     /// Set while `drain` may be waiting in a linger: `execute` then rings.
     private let lingering = Atomic<Bool>(false)
 
@@ -76,6 +85,7 @@ final class EventLoop: @unchecked Sendable {
     /// Stops the loop, once the server has no connection left: the source goes, and with it the
     /// epoll set.
     func close() {
+        closing.store(true, ordering: .sequentiallyConsistent)
         ring()
         queue.sync { source?.cancel() }
     }
@@ -86,23 +96,31 @@ final class EventLoop: @unchecked Sendable {
         // Queued before the check, and `drain` sets `lingering` before it looks at the inbox (the
         // lock orders both): either `drain` sees this block and does not wait, or this sees the
         // linger and rings.
-        let wasEmpty = inbox.withLock { inbox in
-            defer { inbox.append(work) }
-            return inbox.isEmpty
+        let queueBlock = inbox.withLock { inbox in
+            inbox.work.append(work)
+            guard !inbox.blockQueued else { return false }
+            inbox.blockQueued = true
+            return true
         }
-        // Whoever fills an empty inbox makes sure a block runs it, even if no drain ever comes; a
-        // drain that ran it first leaves that block nothing to do.
-        if wasEmpty { queue.async { [self] in runInbox() } }
+        // A block runs the inbox even if no drain ever comes (a drain that ran it first leaves the
+        // block nothing to do); one is queued at a time.
+        if queueBlock { queue.async { [self] in runInbox(asItsBlock: true) } }
         if lingering.load(ordering: .sequentiallyConsistent) { ring() }
     }
 
-    /// Runs what `execute` handed over until now, in order.
-    private func runInbox() {
+    /// Runs what `execute` handed over until now, in order. The inbox's block says so when it
+    /// starts, so that work handed over from then on queues another.
+    private func runInbox(asItsBlock: Bool = false) {
         dispatchPrecondition(condition: .onQueue(queue))
-        for work in inbox.withLock({ inbox in defer { inbox.removeAll() }; return inbox }) { work() }
+        let work = inbox.withLock { inbox in
+            if asItsBlock { inbox.blockQueued = false }
+            defer { inbox.work.removeAll() }
+            return inbox.work
+        }
+        for item in work { item() }
     }
 
-    private var inboxIsEmpty: Bool { inbox.withLock { $0.isEmpty } }
+    private var inboxIsEmpty: Bool { inbox.withLock { $0.work.isEmpty } }
 
     private func ring() {
         _ = eventfd_write(doorbell, 1)
@@ -151,8 +169,9 @@ final class EventLoop: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         again.append(token)
         // Outside a drain (a connection read on its own, e.g. when the server stops), nothing
-        // else would come back for it: epoll tells of new bytes only.
-        if !draining, again.count == 1 { execute { [self] in drain() } }
+        // else would come back for it: epoll tells of new bytes only. A block of its own, not the
+        // inbox: a drain runs the inbox, and must never run inside it.
+        if !draining, again.count == 1 { queue.async { [self] in drain() } }
     }
 
     private func control(_ operation: Int32, _ fd: Int32, _ token: UInt64, writable: Bool) {
@@ -167,11 +186,8 @@ final class EventLoop: @unchecked Sendable {
     /// Handles what is ready and what `execute` handed over, a bounded number of rounds,
     /// lingering between them; if more is left, the source fires again (the epoll set stays
     /// readable), the inbox's block runs it, or, for connections to read again, a turn is queued.
-    /// Returns once it has run the inbox when the doorbell rang.
+    /// Returns early only for `close`.
     private func drain() {
-        // A turn queued for connections to read again, run by a drain's inbox: that drain reads
-        // them itself.
-        guard !draining else { return }
         draining = true
         defer { draining = false }
         var served = false
@@ -197,11 +213,10 @@ final class EventLoop: @unchecked Sendable {
             }
             for token in retries { registered[token]?.handlers.readable() }
             runInbox()
-            // Someone else may want the queue too (`close`, a timer): the drain ends.
-            if rang { break }
+            if rang, closing.load(ordering: .sequentiallyConsistent) { break }
             served = true
         }
-        if !again.isEmpty { execute { [self] in drain() } }
+        if !again.isEmpty { queue.async { [self] in drain() } }
     }
 
     /// What is ready now or, when it `mayLinger` and nothing else waits, within `linger`.

@@ -1,5 +1,4 @@
 import Foundation
-import LigasTestSupport
 
 /// Runs blocking work (socket reads with poll, sleeps between bytes) on a thread of its own,
 /// never on the Swift concurrency pool, which has only as many threads as cores.

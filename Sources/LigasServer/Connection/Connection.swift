@@ -419,8 +419,8 @@ final class Connection: @unchecked Sendable {
     /// Sends a stream whose bytes are ready to be read from the queue, with no task: the header and
     /// the first chunk before the read handler returns, then a piece read (when the last one is
     /// sent) and a chunk sent per turn of the loop (`EventLoop.execute`), so that what the client
-    /// sent, a cancel above all, is read between two chunks. Backpressure, the end frame and the log entry as for a stream a
-    /// task sends (`RequestExchange`).
+    /// sent, a cancel above all, is read between two chunks. Backpressure, the end frame and the
+    /// log entry as for a stream a task sends (`RequestExchange`).
     private func sendReadyStream(
         _ ready: ReadyStream, requestID: UInt32, chunkSize: Int, entry: RequestLogEntry, started: ContinuousClock.Instant
     ) {

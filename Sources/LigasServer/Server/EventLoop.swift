@@ -93,9 +93,9 @@ final class EventLoop: @unchecked Sendable {
     /// Runs `work` on the queue, soon, after the work handed over before it: a linger in
     /// progress ends for it. The one way code puts work on the queue (a timer's handler aside).
     func execute(_ work: @escaping @Sendable () -> Void) {
-        // Queued before the check, and `drain` sets `lingering` before it looks at the inbox (the
-        // lock orders both): either `drain` sees this block and does not wait, or this sees the
-        // linger and rings.
+        // In the inbox before the check, and `drain` sets `lingering` before it looks at the inbox
+        // (the lock orders both): either `drain` sees this work and does not wait, or this sees
+        // the linger and rings.
         let queueBlock = inbox.withLock { inbox in
             inbox.work.append(work)
             guard !inbox.blockQueued else { return false }

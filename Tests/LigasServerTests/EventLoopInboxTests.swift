@@ -12,9 +12,8 @@ struct EventLoopInboxTests {
     @Test("Handed over from four threads while a flooding connection keeps the loop draining and asking to be read again: each thread's work runs once, in its order")
     func orderWhileDraining() async throws {
         let loop = EventLoop(label: "inbox-test", target: .global(), linger: .milliseconds(2))
-        var ends: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
-        defer { Glibc.close(ends[0]); Glibc.close(ends[1]) }
+        var ends: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
         _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
         let (served, flooder) = (ends[0], ends[1])
         let ran = Shared<[Int: [Int]]>([:])
@@ -22,7 +21,8 @@ struct EventLoopInboxTests {
         let token = Shared<UInt64?>(nil)
         loop.execute { [fd = served] in
             // Reads a byte at a time and asks to be read again, as a connection does when it stops
-            // early for fairness: the loop then queues a turn of its own besides the inbox's work.
+            // early for fairness: a drain reads it again in its next round, or, asked outside a
+            // drain, the loop queues a turn of its own besides the inbox's work.
             let registered = loop.register(fd, EventLoop.Handlers(readable: {
                 var byte: UInt8 = 0
                 if read(fd, &byte, 1) == 1, let token = token.value {
@@ -48,6 +48,8 @@ struct EventLoopInboxTests {
                 group.addTask {
                     await offThePool {
                         for index in 0..<perProducer {
+                            // Paced, so that the hand-overs span the flood.
+                            if index % 10 == 0 { usleep(1_000) }
                             loop.execute {
                                 ran.withLock { $0[producer, default: []].append(index) }
                                 // Asked from work the inbox's block may be running, outside any drain.
@@ -69,7 +71,17 @@ struct EventLoopInboxTests {
             #expect(ran.value[producer] == Array(0..<perProducer))
             #expect(ran.value[producer + 100] == Array(stride(from: 0, to: perProducer, by: 50)))
         }
-        #expect(readsAgain.value > 0)  // the flooding connection was read, and asked again
+        // Every byte of the flood read, each by a read that then asked to be read again.
+        try await waitUntil("the flood read") { readsAgain.value == 400 }
+        // Out of the loop before it closes, and closed before the sockets are.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            loop.execute {
+                if let token = token.value { loop.unregister(token) }
+                done.resume()
+            }
+        }
         loop.close()
+        Glibc.close(served)
+        Glibc.close(flooder)
     }
 }

@@ -50,8 +50,8 @@ enum HostileAttacks {
                 connection.send(withUnsafeBytes(of: UInt32(8 + noise.count + 100).bigEndian, Array.init) + helloHeader + noise)
             default:
                 try connection.handshake()
-                // A first byte of 1 or more: a length of at least 16 MiB, past the 1 MiB limit.
-                connection.send([UInt8.random(in: 1...255)] + (0..<3).map { _ in UInt8.random(in: 0...255) } + noise)
+                // A first byte of 0x80 or more: a length of at least 2 GiB, far past the limit.
+                connection.send([UInt8.random(in: 0x80...0xFF)] + (0..<3).map { _ in UInt8.random(in: 0...255) } + noise)
             }
             open.append((connection, index % 4 == 3))
         }

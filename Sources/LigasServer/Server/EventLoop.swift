@@ -26,8 +26,9 @@ import Synchronization
 /// Work handed over with `execute` waits in an inbox, in order: `drain` runs it between its
 /// rounds on the set (handed over during a linger, it rings an eventfd in the set, which ends the
 /// wait), and a block on the queue runs it when no drain does. So a stream that sends a chunk,
-/// waits for room and sends the next (each step handed over with `execute`) goes on in one drain,
-/// woken by the kernel when the socket has room, where a drain that ended at each step cost
+/// waits for room and sends the next (each step handed over with `execute`) goes on in one drain
+/// (for up to 64 rounds, while room comes within a linger), woken by the kernel when the socket
+/// has room, where a drain that ended at each step cost
 /// Dispatch's manager thread a wake-up to arm the source again and another for the next event
 /// (Benchmarks/HISTORY.md, twentieth stop). Only `close`, which waits for the queue, ends a drain
 /// early; a timer on the queue waits for the drain to end (at most 64 rounds).
@@ -53,14 +54,14 @@ final class EventLoop: @unchecked Sendable {
     /// An eventfd in the set, under a token no connection gets: rung to end a linger.
     private let doorbell: Int32
     private static let doorbellToken: UInt64 = 0
-    /// Work handed over with `execute` that has not started yet, in order, and whether a block
+    /// Work handed over with `execute` and not yet taken to run, in order, and whether a block
     /// that runs it is queued; `drain` lingers only while it is empty.
     private let inbox = Mutex(Inbox())
     private struct Inbox {
         var work: [@Sendable () -> Void] = []
         var blockQueued = false
     }
-    /// Set by `close`, which then waits for the queue: a drain that finds the doorbell rung ends.
+    /// Set by `close`, which then waits for the queue: a drain ends, or does not start.
     private let closing = Atomic<Bool>(false)
     /// Set while `drain` may be waiting in a linger: `execute` then rings.
     private let lingering = Atomic<Bool>(false)
@@ -91,7 +92,8 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs `work` on the queue, soon, after the work handed over before it: a linger in
-    /// progress ends for it. The one way code puts work on the queue (a timer's handler aside).
+    /// progress ends for it. The one way code outside this type puts work on the queue (a
+    /// timer's handler aside).
     func execute(_ work: @escaping @Sendable () -> Void) {
         // In the inbox before the check, and `drain` sets `lingering` before it looks at the inbox
         // (the lock orders both): either `drain` sees this work and does not wait, or this sees
@@ -186,8 +188,9 @@ final class EventLoop: @unchecked Sendable {
     /// Handles what is ready and what `execute` handed over, a bounded number of rounds,
     /// lingering between them; if more is left, the source fires again (the epoll set stays
     /// readable), the inbox's block runs it, or, for connections to read again, a turn is queued.
-    /// Returns early only for `close`.
+    /// Returns early only for `close`, or when epoll fails (see `wait`).
     private func drain() {
+        guard !closing.load(ordering: .sequentiallyConsistent) else { return }
         draining = true
         defer { draining = false }
         var served = false
@@ -196,13 +199,11 @@ final class EventLoop: @unchecked Sendable {
             let retries = again
             again.removeAll(keepingCapacity: true)
             guard ready > 0 || !retries.isEmpty || !inboxIsEmpty else { break }
-            var rang = false
             for index in 0..<Int(max(0, ready)) {
                 let event = events[index]
                 if event.data.u64 == Self.doorbellToken {
                     var count: eventfd_t = 0
                     _ = eventfd_read(doorbell, &count)
-                    rang = true
                     continue
                 }
                 guard let handlers = registered[event.data.u64]?.handlers else { continue }
@@ -213,7 +214,7 @@ final class EventLoop: @unchecked Sendable {
             }
             for token in retries { registered[token]?.handlers.readable() }
             runInbox()
-            if rang, closing.load(ordering: .sequentiallyConsistent) { break }
+            if closing.load(ordering: .sequentiallyConsistent) { break }
             served = true
         }
         if !again.isEmpty { queue.async { [self] in drain() } }

@@ -69,9 +69,10 @@ struct LingeringLoopTests {
         _ = try await client.hello()
         try client.request(1, Call(Methods.Ping.self))
         #expect(try await client.nextFrame()?.requestID == 1)
-        async let stopped: Void = server.stop()
+        let stopping = Task { await server.stop() }
         let frames = await asyncResult { try await client.framesUntilClosed() }
-        await stopped
+        // Within 10 s, not the 30 s linger: the loop's close ends its drain.
+        try await within(.seconds(10), "the server to stop") { await stopping.value }
         #expect(try frames.get().allSatisfy { $0.kind != .response })
         #expect(server.server.statistics().openConnections == 0)
     }

@@ -4,8 +4,8 @@ import LigasProtocol
 import LigasTestSupport
 
 /// A client socket that speaks bytes, not the library's API: for hand-built (and hostile)
-/// frames. Blocking, so it is only ever used on a thread of its own (`onThread`), never on the
-/// Swift concurrency pool. Everything the daemon sends back goes through a `FrameDecoder`, so a
+/// frames. Blocking, so it is only ever used off the Swift concurrency pool (`offThePool`).
+/// Everything the daemon sends back goes through a `FrameDecoder`, so a
 /// malformed frame from the daemon is caught.
 final class RawConnection: @unchecked Sendable {
     let fd: Int32

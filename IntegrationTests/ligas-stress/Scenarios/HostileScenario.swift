@@ -49,7 +49,7 @@ enum HostileScenario {
             for (name, attack) in attacks {
                 group.addTask {
                     do {
-                        return try await onThread("hostile-\(name)", attack)
+                        return try await offThePool("hostile-\(name)") { Result { try attack() } }.get()
                     } catch {
                         var result = AttackResult(name)
                         result.problem("the attack itself failed: \(error)")

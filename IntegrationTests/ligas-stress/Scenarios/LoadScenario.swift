@@ -178,7 +178,7 @@ enum LoadScenario {
         let named = outcomes["tooManyRequests", default: 0]
         // The same at the wire, without the client library: what the daemon itself sends.
         let socket = daemon.socketPath
-        let wire = try await onThread("cap-wire") { try refusalsOnTheWire(socket: socket, attempts: attempts) }
+        let wire = try await offThePool("cap-wire") { Result { try refusalsOnTheWire(socket: socket, attempts: attempts) } }.get()
         goals.figure("cap", cap)
         goals.figure("cap_attempts", attempts)
         goals.figure("cap_refused_named_wire", wire["tooManyRequests", default: 0])

@@ -157,7 +157,11 @@ let package = Package(
         // Not installed: the benchmark and the reliability suite drive a real ligasd over a real
         // socket; they reuse the loopback HTTP server and process helpers of the test support.
         .executableTarget(
-            name: "ligas-bench", dependencies: ["LigasClient", "LigasProtocol", "LigasSampleDataLocation", "LigasTestSupport"],
+            name: "ligas-bench",
+            dependencies: [
+                "LigasClient", "LigasProtocol", "LigasSampleDataLocation", "LigasTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Benchmarks/ligas-bench"),
         .executableTarget(
             name: "ligas-stress", dependencies: ["LigasClient", "LigasProtocol", "LigasTestSupport"],

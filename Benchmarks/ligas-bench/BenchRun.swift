@@ -157,6 +157,7 @@ struct BenchRun {
             for try await _ in try await client.image(.url(url)) {}
             client.close()
             print("DAEMON_PID \(daemon.pid)")
+            fflush(nil)  // stdout with the rest: the pid now, for `perf record -p`, even into a pipe or a file
             let start = ContinuousClock.now
             let end = start + .seconds(seconds)
             while ContinuousClock.now < end {
@@ -201,7 +202,6 @@ struct BenchRun {
             try await body()
         }
     }
-
 
     /// Every figure, in order.
     func everything() async throws {

@@ -3,7 +3,6 @@ import Foundation
 import LigasDomain
 import LigasTestSupport
 import Logging
-import NIOConcurrencyHelpers
 import Testing
 
 @Suite("Fallback, caching and policy routing")
@@ -200,18 +199,14 @@ struct CountingKey: Hashable, Sendable {
 
     init(_ name: String) { self.name = name }
 
-    var comparisons: Int { counter.value.withLockedValue { $0 } }
+    var comparisons: Int { counter.total }
 
     static func == (lhs: CountingKey, rhs: CountingKey) -> Bool {
-        lhs.counter.value.withLockedValue { $0 += 1 }
+        lhs.counter.add(1)
         return lhs.name == rhs.name
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(name) }
-
-    private final class Counter: Sendable {
-        let value = NIOLockedValueBox(0)
-    }
 }
 
 /// Loads a `CountingKey` by its name.
@@ -237,15 +232,15 @@ struct CancellationAwareLoader: Loader {
 
 /// Holds every load until the test opens the gate, counting how many loads reached it.
 final class GatedLoader: Loader, Sendable {
-    private let state = NIOLockedValueBox<(open: Bool, calls: Int, waiters: [CheckedContinuation<Void, Never>])>((false, 0, []))
+    private let state = Shared<(open: Bool, calls: Int, waiters: [CheckedContinuation<Void, Never>])>((false, 0, []))
     let value: [Team]
 
     init(value: [Team]) { self.value = value }
 
-    var calls: Int { state.withLockedValue { $0.calls } }
+    var calls: Int { state.withLock { $0.calls } }
 
     func open() {
-        let waiters = state.withLockedValue { state in
+        let waiters = state.withLock { state in
             state.open = true
             defer { state.waiters = [] }
             return state.waiters
@@ -255,7 +250,7 @@ final class GatedLoader: Loader, Sendable {
 
     func load(_ key: String) async throws -> Loaded<[Team]> {
         await withCheckedContinuation { continuation in
-            let proceed = state.withLockedValue { state in
+            let proceed = state.withLock { state in
                 state.calls += 1
                 if !state.open { state.waiters.append(continuation) }
                 return state.open

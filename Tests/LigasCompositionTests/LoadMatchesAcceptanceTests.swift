@@ -4,7 +4,6 @@ import LigasComposition
 import LigasDomain
 import LigasSampleDataLocation
 import LigasTestSupport
-import NIOConcurrencyHelpers
 import Testing
 
 @Suite("Acceptance: matches (remote first)")
@@ -83,14 +82,14 @@ struct RemoteFirstAcceptanceTests {
     @Test("A slow remote: once the budget is spent a fresh cache answers, and the remote's late answer still updates the cache")
     func slowRemoteFreshCache() async throws {
         let gate = Gate()
-        let stalling = NIOLockedValueBox(false)
+        let stalling = Shared(false)
         let sample = BundledSampleData.baseURL
         try await AcceptanceEnvironment.run(serving: { _ in
-            stalling.withLockedValue { $0 } ? .gated(gate, then: .file(root: sample)) : .file(root: sample)
+            stalling.value ? .gated(gate, then: .file(root: sample)) : .file(root: sample)
         }) { environment in
             _ = try await environment.engine(online: true).matches(league: "serie-a")
             environment.clock.advance(by: .sevenDays / 2)
-            stalling.withLockedValue { $0 = true }
+            stalling.withLock { $0 = true }
             let engine = try environment.engine(online: true, remoteFirstBudget: .milliseconds(50))
 
             let loaded = try await engine.matches(league: "serie-a")

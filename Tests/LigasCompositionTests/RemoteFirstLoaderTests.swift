@@ -2,7 +2,6 @@ import Foundation
 import LigasComposition
 import LigasDomain
 import LigasTestSupport
-import NIOConcurrencyHelpers
 import Testing
 
 /// The budget is a gate the test opens, so "the budget is spent" is an event, not a duration.
@@ -61,13 +60,13 @@ struct RemoteFirstLoaderTests {
 
     @Test("The remote fails within the budget: the cache answers, and the failure is reported")
     func remoteFailsWithCache() async throws {
-        let reported = NIOLockedValueBox<[String]>([])
+        let reported = Shared<[String]>([])
         let sut = RemoteFirstLoader(
             remote: Stub(failingWith: LigasError.invalidData("HTTP 500")), cache: Stub(delivering: cachedTeams, from: .cache),
-            budget: { await Gate().wait() }, onRemoteFailure: { key, _ in reported.withLockedValue { $0.append(key) } })
+            budget: { await Gate().wait() }, onRemoteFailure: { key, _ in reported.withLock { $0.append(key) } })
 
         #expect(try await sut.load("serie-a") == Loaded(cachedTeams, from: .cache))
-        #expect(reported.withLockedValue { $0 } == ["serie-a"])
+        #expect(reported.value == ["serie-a"])
     }
 
     @Test("Both fail: the remote's error names what happened, not 'no cache'")

@@ -1,26 +1,26 @@
 import Foundation
 import LigasDomain
 import LigasRemote
-import NIOConcurrencyHelpers
+import LigasTestSupport
 
 /// Records GETs and answers them with a scripted status and body (or error).
 final class HTTPClientSpy: HTTPClient, Sendable {
-    private let state = NIOLockedValueBox<(requests: [(URL, [String: String])], result: Result<(Int, String?, Data), any Error>)>(
+    private let state = Shared<(requests: [(URL, [String: String])], result: Result<(Int, String?, Data), any Error>)>(
         ([], .success((200, "application/json", Data()))))
 
-    var requestedURLs: [URL] { state.withLockedValue { $0.requests.map(\.0) } }
-    var requestedHeaders: [[String: String]] { state.withLockedValue { $0.requests.map(\.1) } }
+    var requestedURLs: [URL] { state.withLock { $0.requests.map(\.0) } }
+    var requestedHeaders: [[String: String]] { state.withLock { $0.requests.map(\.1) } }
 
     func complete(status: Int, contentType: String? = "application/json", body: Data = Data()) {
-        state.withLockedValue { $0.result = .success((status, contentType, body)) }
+        state.withLock { $0.result = .success((status, contentType, body)) }
     }
 
     func fail(with error: any Error) {
-        state.withLockedValue { $0.result = .failure(error) }
+        state.withLock { $0.result = .failure(error) }
     }
 
     func get(_ url: URL, headers: [String: String], maxBodyBytes: Int) async throws -> (HTTPResponseHead, HTTPBody) {
-        let (status, contentType, body) = try state.withLockedValue { state in
+        let (status, contentType, body) = try state.withLock { state in
             state.requests.append((url, headers))
             return try state.result.get()
         }

@@ -1,6 +1,5 @@
 import Foundation
 import LigasDomain
-import NIOConcurrencyHelpers
 
 /// An in-memory `FeedStore` that records what was asked of it and can be told to fail.
 public final class FeedStoreSpy: FeedStore, Sendable {
@@ -16,21 +15,21 @@ public final class FeedStoreSpy: FeedStore, Sendable {
         var deletionError: (any Error)?
     }
 
-    private let state = NIOLockedValueBox(State())
+    private let state = Shared(State())
 
     public init() {}
 
-    public var messages: [Message] { state.withLockedValue { $0.messages } }
-    public var feeds: [String: CachedFeed] { state.withLockedValue { $0.feeds } }
+    public var messages: [Message] { state.withLock { $0.messages } }
+    public var feeds: [String: CachedFeed] { state.withLock { $0.feeds } }
 
-    public func stub(_ key: String, _ feed: CachedFeed) { state.withLockedValue { $0.feeds[key] = feed } }
-    public func failRetrieval(with error: any Error) { state.withLockedValue { $0.retrievalError = error } }
-    public func failReplace(with error: any Error) { state.withLockedValue { $0.replaceError = error } }
-    public func failDeletion(with error: any Error) { state.withLockedValue { $0.deletionError = error } }
-    public func clearMessages() { state.withLockedValue { $0.messages = [] } }
+    public func stub(_ key: String, _ feed: CachedFeed) { state.withLock { $0.feeds[key] = feed } }
+    public func failRetrieval(with error: any Error) { state.withLock { $0.retrievalError = error } }
+    public func failReplace(with error: any Error) { state.withLock { $0.replaceError = error } }
+    public func failDeletion(with error: any Error) { state.withLock { $0.deletionError = error } }
+    public func clearMessages() { state.withLock { $0.messages = [] } }
 
     public func retrieve(_ key: String) throws -> CachedFeed? {
-        try state.withLockedValue { state in
+        try state.withLock { state in
             state.messages.append(.retrieve(key))
             if let error = state.retrievalError { throw error }
             return state.feeds[key]
@@ -38,7 +37,7 @@ public final class FeedStoreSpy: FeedStore, Sendable {
     }
 
     public func replace(_ key: String, with feed: CachedFeed) throws {
-        try state.withLockedValue { state in
+        try state.withLock { state in
             state.messages.append(.replace(key))
             if let error = state.replaceError { throw error }
             state.feeds[key] = feed
@@ -46,7 +45,7 @@ public final class FeedStoreSpy: FeedStore, Sendable {
     }
 
     public func delete(_ key: String) throws {
-        try state.withLockedValue { state in
+        try state.withLock { state in
             state.messages.append(.delete(key))
             if let error = state.deletionError { throw error }
             state.feeds[key] = nil
@@ -54,7 +53,7 @@ public final class FeedStoreSpy: FeedStore, Sendable {
     }
 
     public func allFeeds() throws -> [(key: String, feed: CachedFeed)] {
-        try state.withLockedValue { state in
+        try state.withLock { state in
             state.messages.append(.allFeeds)
             if let error = state.retrievalError { throw error }
             return state.feeds.sorted { $0.key < $1.key }.map { (key: $0.key, feed: $0.value) }
@@ -77,24 +76,24 @@ public final class ImageStoreSpy: ImageDataStore, Sendable {
         var insertionError: (any Error)?
     }
 
-    private let state = NIOLockedValueBox(State())
+    private let state = Shared(State())
 
     public init() {}
 
-    public var messages: [Message] { state.withLockedValue { $0.messages } }
-    public var images: [URL: CachedImage] { state.withLockedValue { $0.images } }
+    public var messages: [Message] { state.withLock { $0.messages } }
+    public var images: [URL: CachedImage] { state.withLock { $0.images } }
 
     public func stub(_ url: URL, _ image: CachedImage, sha256: Data? = nil) {
-        state.withLockedValue {
+        state.withLock {
             $0.images[url] = image
             $0.digests[url] = sha256
         }
     }
-    public func failRetrieval(with error: any Error) { state.withLockedValue { $0.retrievalError = error } }
-    public func failInsertion(with error: any Error) { state.withLockedValue { $0.insertionError = error } }
+    public func failRetrieval(with error: any Error) { state.withLock { $0.retrievalError = error } }
+    public func failInsertion(with error: any Error) { state.withLock { $0.insertionError = error } }
 
     public func retrieveImage(for url: URL) throws -> CachedImage? {
-        try state.withLockedValue { state in
+        try state.withLock { state in
             state.messages.append(.retrieve(url))
             if let error = state.retrievalError { throw error }
             return state.images[url]
@@ -103,16 +102,16 @@ public final class ImageStoreSpy: ImageDataStore, Sendable {
 
     public func markUsed(_ urls: [URL]) {
         guard !urls.isEmpty else { return }
-        state.withLockedValue { $0.messages.append(.markUsed(urls)) }
+        state.withLock { $0.messages.append(.markUsed(urls)) }
     }
 
     public func openImage(for url: URL) throws -> StoredImage? {
-        let digest = state.withLockedValue { $0.digests[url] }
+        let digest = state.withLock { $0.digests[url] }
         return try retrieveImage(for: url).map { StoredImage($0, sha256: digest) }
     }
 
     public func insertImage(_ image: CachedImage, for url: URL) throws {
-        try state.withLockedValue { state in
+        try state.withLock { state in
             state.messages.append(.insert(url))
             if let error = state.insertionError { throw error }
             state.images[url] = image
@@ -121,7 +120,7 @@ public final class ImageStoreSpy: ImageDataStore, Sendable {
     }
 
     public func deleteImages(savedAtOrBefore cutoff: Date) throws -> Int {
-        state.withLockedValue { state in
+        state.withLock { state in
             state.messages.append(.deleteSavedAtOrBefore(cutoff))
             let expired = state.images.filter { $0.value.timestamp <= cutoff }.map(\.key)
             expired.forEach { state.images[$0] = nil }

@@ -1,15 +1,13 @@
-import NIOConcurrencyHelpers
-
 /// Something tests wait on until another party opens it (once; later waits pass at once).
 public final class Gate: Sendable {
-    private let state = NIOLockedValueBox<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Shared<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     public init() {}
 
-    public var isOpen: Bool { state.withLockedValue { $0.open } }
+    public var isOpen: Bool { state.withLock { $0.open } }
 
     public func open() {
-        let waiters = state.withLockedValue { state in
+        let waiters = state.withLock { state in
             state.open = true
             defer { state.waiters = [] }
             return state.waiters
@@ -19,7 +17,7 @@ public final class Gate: Sendable {
 
     public func wait() async {
         await withCheckedContinuation { continuation in
-            let proceed = state.withLockedValue { state in
+            let proceed = state.withLock { state in
                 if !state.open { state.waiters.append(continuation) }
                 return state.open
             }
@@ -30,13 +28,13 @@ public final class Gate: Sendable {
 
 /// A thread-safe running total.
 public final class Counter: Sendable {
-    private let value = NIOLockedValueBox(0)
+    private let sum = Shared(0)
     public init() {}
-    public var total: Int { value.withLockedValue { $0 } }
+    public var total: Int { sum.value }
     /// Returns the new total.
     @discardableResult
     public func add(_ amount: Int) -> Int {
-        value.withLockedValue {
+        sum.withLock {
             $0 += amount
             return $0
         }

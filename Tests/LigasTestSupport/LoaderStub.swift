@@ -1,13 +1,12 @@
 import Foundation
 import LigasDomain
-import NIOConcurrencyHelpers
 
 /// A `Loader` whose answers the test scripts, and which counts its calls.
 public final class LoaderStub<Key: Hashable & Sendable, Value: Sendable>: Loader, Sendable {
-    private let state: NIOLockedValueBox<(result: Result<Loaded<Value>, any Error>, keys: [Key])>
+    private let state: Shared<(result: Result<Loaded<Value>, any Error>, keys: [Key])>
 
     public init(_ result: Result<Loaded<Value>, any Error>) {
-        state = NIOLockedValueBox((result, []))
+        state = Shared((result, []))
     }
 
     public convenience init(delivering value: Value, from origin: Origin) {
@@ -18,14 +17,14 @@ public final class LoaderStub<Key: Hashable & Sendable, Value: Sendable>: Loader
         self.init(.failure(error))
     }
 
-    public var loadedKeys: [Key] { state.withLockedValue { $0.keys } }
+    public var loadedKeys: [Key] { state.withLock { $0.keys } }
 
     public func complete(with result: Result<Loaded<Value>, any Error>) {
-        state.withLockedValue { $0.result = result }
+        state.withLock { $0.result = result }
     }
 
     public func load(_ key: Key) async throws -> Loaded<Value> {
-        try state.withLockedValue { state in
+        try state.withLock { state in
             state.keys.append(key)
             return try state.result.get()
         }

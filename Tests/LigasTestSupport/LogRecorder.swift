@@ -1,5 +1,4 @@
 import Logging
-import NIOConcurrencyHelpers
 
 /// A swift-log handler that keeps every message, for asserting on what was logged.
 public final class LogRecorder: Sendable {
@@ -9,7 +8,7 @@ public final class LogRecorder: Sendable {
         public let metadata: Logger.Metadata
     }
 
-    private let entries = NIOLockedValueBox<[Entry]>([])
+    private let entries = Shared<[Entry]>([])
 
     public init() {}
 
@@ -17,7 +16,7 @@ public final class LogRecorder: Sendable {
         Logger(label: "test") { _ in Handler(recorder: self) }
     }
 
-    public var all: [Entry] { entries.withLockedValue { $0 } }
+    public var all: [Entry] { entries.value }
     public var messages: [String] { all.map(\.message) }
 
     struct Handler: LogHandler {
@@ -31,7 +30,7 @@ public final class LogRecorder: Sendable {
         }
 
         func log(event: LogEvent) {
-            recorder.entries.withLockedValue {
+            recorder.entries.withLock {
                 $0.append(Entry(level: event.level, message: event.message.description, metadata: metadata.merging(event.metadata ?? [:]) { $1 }))
             }
         }

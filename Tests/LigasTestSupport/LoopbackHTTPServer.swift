@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -39,7 +38,7 @@ public final class LoopbackHTTPServer: Sendable {
 
     public let port: Int
     private let channel: any Channel
-    private let state: NIOLockedValueBox<State>
+    private let state: Shared<State>
 
     struct State {
         var requests: [RecordedRequest] = []
@@ -58,13 +57,13 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// A server whose router also sees each request's headers (names in lower case).
     public static func startRoutingRequests(_ route: @escaping @Sendable (RecordedRequest) -> Reply) async throws -> LoopbackHTTPServer {
-        let state = NIOLockedValueBox(State())
+        let state = Shared(State())
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                state.withLockedValue { $0.connections[ObjectIdentifier(channel)] = channel }
+                state.withLock { $0.connections[ObjectIdentifier(channel)] = channel }
                 channel.closeFuture.whenComplete { _ in
-                    state.withLockedValue { $0.connections[ObjectIdentifier(channel)] = nil }
+                    state.withLock { $0.connections[ObjectIdentifier(channel)] = nil }
                 }
                 return channel.pipeline.configureHTTPServerPipeline().flatMap {
                     channel.pipeline.addHandler(Handler(route: route, state: state))
@@ -74,21 +73,21 @@ public final class LoopbackHTTPServer: Sendable {
         return LoopbackHTTPServer(channel: channel, state: state)
     }
 
-    private init(channel: any Channel, state: NIOLockedValueBox<State>) {
+    private init(channel: any Channel, state: Shared<State>) {
         self.channel = channel
         self.state = state
         self.port = channel.localAddress?.port ?? 0
     }
 
-    public var requests: [RecordedRequest] { state.withLockedValue { $0.requests } }
+    public var requests: [RecordedRequest] { state.withLock { $0.requests } }
     public var requestCount: Int { requests.count }
     /// Client connections that have closed so far.
-    public var disconnects: Int { state.withLockedValue { $0.disconnects } }
+    public var disconnects: Int { state.withLock { $0.disconnects } }
 
     /// Suspends until at least `count` client connections have closed.
     public func waitForDisconnects(_ count: Int) async {
         await withCheckedContinuation { continuation in
-            let ready = state.withLockedValue { state -> Bool in
+            let ready = state.withLock { state -> Bool in
                 if state.disconnects >= count { return true }
                 state.disconnectWaiters.append((count, continuation))
                 return false
@@ -103,7 +102,7 @@ public final class LoopbackHTTPServer: Sendable {
     /// refused at once, and another test's server cannot be handed the same port meanwhile and
     /// answer in its place (which once made an "offline" daemon find a live remote).
     public func shutdown() async throws {
-        let open = state.withLockedValue { Array($0.connections.values) }
+        let open = state.withLock { Array($0.connections.values) }
         for connection in open { try? await connection.close() }
         guard channel.isActive else { return }
         try await channel.close()
@@ -122,11 +121,11 @@ public final class LoopbackHTTPServer: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        if bound == 0 { state.withLockedValue { $0.reservedPort = fd } } else { close(fd) }
+        if bound == 0 { state.withLock { $0.reservedPort = fd } } else { close(fd) }
     }
 
     deinit {
-        if let fd = state.withLockedValue({ $0.reservedPort }) { close(fd) }
+        if let fd = state.value.reservedPort { close(fd) }
     }
 
     private final class Handler: ChannelInboundHandler, @unchecked Sendable {
@@ -134,13 +133,13 @@ public final class LoopbackHTTPServer: Sendable {
         typealias OutboundOut = HTTPServerResponsePart
 
         let route: @Sendable (RecordedRequest) -> Reply
-        let state: NIOLockedValueBox<State>
+        let state: Shared<State>
         var path = "/"
         var request = RecordedRequest(path: "/", headers: [:])
         var extraHeaders: [String: String] = [:]
         var trickle: RepeatedTask?
 
-        init(route: @escaping @Sendable (RecordedRequest) -> Reply, state: NIOLockedValueBox<State>) {
+        init(route: @escaping @Sendable (RecordedRequest) -> Reply, state: Shared<State>) {
             self.route = route
             self.state = state
         }
@@ -151,7 +150,7 @@ public final class LoopbackHTTPServer: Sendable {
                 path = head.uri
                 let headers = Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
                 request = RecordedRequest(path: head.uri, headers: headers)
-                state.withLockedValue { [request] in $0.requests.append(request) }
+                state.withLock { [request] in $0.requests.append(request) }
             case .body:
                 break
             case .end:
@@ -163,7 +162,7 @@ public final class LoopbackHTTPServer: Sendable {
         func channelInactive(context: ChannelHandlerContext) {
             trickle?.cancel()
             trickle = nil
-            let ready = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+            let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
                 state.disconnects += 1
                 let disconnects = state.disconnects
                 defer { state.disconnectWaiters.removeAll { $0.count <= disconnects } }

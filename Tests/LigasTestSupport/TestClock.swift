@@ -1,19 +1,18 @@
 import Foundation
-import NIOConcurrencyHelpers
 
 /// A clock the test moves by hand, injected wherever the code asks for "now".
 public final class TestClock: Sendable {
-    private let current: NIOLockedValueBox<Date>
+    private let current: Shared<Date>
 
     public init(_ start: Date = Date(timeIntervalSinceReferenceDate: 800_000_000)) {
-        current = NIOLockedValueBox(start)
+        current = Shared(start)
     }
 
-    public var now: Date { current.withLockedValue { $0 } }
-    public var currentDate: @Sendable () -> Date { { [current] in current.withLockedValue { $0 } } }
+    public var now: Date { current.value }
+    public var currentDate: @Sendable () -> Date { { [current] in current.value } }
 
     public func advance(by interval: TimeInterval) {
-        current.withLockedValue { $0 = $0.addingTimeInterval(interval) }
+        current.withLock { $0 = $0.addingTimeInterval(interval) }
     }
 }
 

@@ -84,13 +84,8 @@ public final class UserManager: @unchecked Sendable {
     }
 
     private func installUnits(binaryDirectory: URL, remote: String, serviceSettings: [String]) throws {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../systemd/user").standardized
         try FileManager.default.createDirectory(at: unitDirectory.appendingPathComponent("ligasd.service.d"), withIntermediateDirectories: true)
-        for unit in ["ligasd.socket", "ligasd.service"] {
-            let text = try String(contentsOf: source.appendingPathComponent(unit), encoding: .utf8)
-                .replacingOccurrences(of: "@bindir@", with: binaryDirectory.path)
-            try text.write(to: unitDirectory.appendingPathComponent(unit), atomically: true, encoding: .utf8)
-        }
+        try UnitTemplates.install(from: UnitTemplates.userDirectory, bindir: binaryDirectory, into: unitDirectory)
         _ = FileManager.default.createFile(atPath: daemonLog.path, contents: nil)
         // Quoted, and `%` (systemd's specifiers) doubled: a path may hold spaces or `%20`.
         func value(_ text: String) -> String { text.replacingOccurrences(of: "%", with: "%%") }

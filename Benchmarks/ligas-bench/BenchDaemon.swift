@@ -36,7 +36,7 @@ final class BenchDaemon: Sendable {
         process = try Spawn.start(
             "/usr/bin/systemd-socket-activate",
             ["-l", socketPath, "--fdname=ligasd"] + settings.sorted { $0.key < $1.key }.map { "--setenv=\($0.key)=\($0.value)" } + [ligasd],
-            environment: ProcessInfo.processInfo.environment, output: directory.appendingPathComponent("\(name).log"))
+            environment: ChildEnvironment.inherited(), output: directory.appendingPathComponent("\(name).log"))
     }
 
     /// Connects (retrying while the socket is not listening yet) and pings; returns the client.

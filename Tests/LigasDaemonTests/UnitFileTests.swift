@@ -14,7 +14,7 @@ struct UnitFileTests {
     static func systemdAnalyze(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) async throws -> (status: Int32, output: String) {
         let output = directory.appendingPathComponent("analyze-\(UUID().uuidString).out")
         let status = try await Spawn.run(
-            "/bin/systemd-analyze", arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            "/bin/systemd-analyze", arguments, environment: ChildEnvironment.inherited(overrides: environment),
             output: output)
         return (status, try String(contentsOf: output, encoding: .utf8))
     }

@@ -34,6 +34,26 @@ struct UserManagerTests {
         #expect(!FileManager.default.fileExists(atPath: deep.path))
     }
 
+    @Test("A manager its owner never stopped does not outlive it, nor does its ligasd")
+    func droppedManagerStops() async throws {
+        let started = Shared<[SpawnedProcess]>([])
+        var manager: UserManager? = try await UserManager(
+            binaryDirectory: Binaries.directory, remote: BundledSampleData.baseURL.path,
+            serviceSettings: ["Environment=LIGASD_IDLE_EXIT=0"],
+            tracking: .init(started: { process in started.withLock { $0.append(process) } }, ended: { _ in }))
+        let process = try #require(started.value.first)  // the manager, before any systemctl
+        try await LigasClient.connect(socketPath: manager!.socketPath).ping()
+        let ligasd = try #require(try await manager?.mainPID())
+        #expect(ligasd > 0)
+        manager = nil
+        try await poll("the dropped manager exited", timeout: .seconds(20)) { process.hasExited ? () : nil }
+        try await poll("its ligasd exited", timeout: .seconds(20)) {
+            // Gone, or a zombie its new parent has not reaped yet.
+            let state = (try? String(contentsOfFile: "/proc/\(ligasd)/stat", encoding: .utf8))?.split(separator: ")").last?.dropFirst().first
+            return state == nil || state == "Z" ? () : nil
+        }
+    }
+
     @Test("With WatchdogSec=, ligasd keeps pinging the watchdog")
     func watchdog() async throws {
         try await UserManager.run(binaryDirectory: Binaries.directory, remote: BundledSampleData.baseURL.path, serviceSettings: ["WatchdogSec=1", "Environment=LIGASD_IDLE_EXIT=0"]) { manager in

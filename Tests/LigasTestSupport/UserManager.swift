@@ -191,6 +191,13 @@ public final class UserManager: @unchecked Sendable {
         }
     }
 
+    /// The safety net for a manager whose owner never stopped it (a test that threw before
+    /// `stop`): SIGTERM makes a user manager start `exit.target`, stopping ligasd with its units,
+    /// so neither outlives the test. `stop` (or `run`) is the way: it waits for both.
+    deinit {
+        if let manager, !manager.hasExited { kill(manager.pid, SIGTERM) }
+    }
+
     /// Runs `body` with a manager, and stops it whatever `body` did.
     @discardableResult
     public static func run<T>(

@@ -28,7 +28,7 @@ public actor Journald {
     private var staleSocketHeld = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
     /// `entriesBefore` nil: /run/systemd/journal was not there; `madeRunSystemd`: nor /run/systemd.
-    private var started: (process: Process, entriesBefore: Set<String>?, madeRunSystemd: Bool)?
+    private var started: (process: SpawnedProcess, entriesBefore: Set<String>?, madeRunSystemd: Bool)?
 
     /// Runs `body` with a journald accepting entries.
     public static func withRunning<T>(_ body: () async throws -> T) async throws -> T {
@@ -55,19 +55,14 @@ public actor Journald {
         let before = (try? FileManager.default.contentsOfDirectory(atPath: Self.socketDirectory)).map(Set.init)
         let madeRunSystemd = !FileManager.default.fileExists(atPath: "/run/systemd")
         try FileManager.default.createDirectory(atPath: Self.socketDirectory, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable)
         // Not systemd's variables of this process (a bench or a harness run under systemd):
         // journald would take them for its own.
-        process.environment = ChildEnvironment.inherited()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Spawn.start(Self.executable, [], environment: ChildEnvironment.inherited())
         started = (process, before, madeRunSystemd)
         // Bounded: journald binds its socket within a second here.
         let deadline = ContinuousClock.now + .seconds(10)
         while !Self.isAcceptingEntries() {
-            guard process.isRunning, ContinuousClock.now < deadline else {
+            guard !process.hasExited, ContinuousClock.now < deadline else {
                 stopStandalone()
                 throw TimedOut(description: "systemd-journald did not open \(Self.socketPath)")
             }
@@ -96,10 +91,10 @@ public actor Journald {
     private func stopStandalone() {
         guard let (process, entriesBefore, madeRunSystemd) = started else { return }
         started = nil
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        if !process.hasExited { kill(process.pid, SIGTERM) }
         let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        while !process.hasExited && ContinuousClock.now < deadline { usleep(20_000) }
+        if !process.hasExited { kill(process.pid, SIGKILL) }
         removeLeftovers(keeping: entriesBefore, madeRunSystemd: madeRunSystemd)
     }
 
@@ -191,7 +186,7 @@ public enum Journalctl {
         matching matches: [String], timeout: Duration = .seconds(10), until isComplete: ([JournalRecord]) -> Bool
     ) async throws -> [JournalRecord] {
         try await poll("journal entries matching \(matches)", timeout: timeout) {
-            let records = try read(matching: matches)
+            let records = try await read(matching: matches)
             return isComplete(records) ? records : nil
         }
     }
@@ -200,20 +195,15 @@ public enum Journalctl {
         try await entries(matching: matches) { $0.count >= count }
     }
 
-    public static func read(identifier: String) throws -> [JournalRecord] {
-        try read(matching: ["SYSLOG_IDENTIFIER=\(identifier)"])
-    }
-
-    public static func read(matching matches: [String]) throws -> [JournalRecord] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/journalctl")
-        process.arguments = ["-o", "json", "--all", "--no-pager", "-q"] + matches
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+    /// What `journalctl -o json` finds now, through a file rather than a pipe (see `Spawn`).
+    public static func read(matching matches: [String]) async throws -> [JournalRecord] {
+        let directory = TemporaryDirectory()
+        let output = directory.url.appendingPathComponent("journal.json")
+        _ = try await Spawn.start(
+            "/usr/bin/journalctl", ["-o", "json", "--all", "--no-pager", "-q"] + matches, environment: ChildEnvironment.inherited(),
+            output: output, errors: directory.url.appendingPathComponent("journalctl.err")
+        ).waitForExit()
+        let data = try Data(contentsOf: output)
         return try data.split(separator: UInt8(ascii: "\n")).map { line in
             let object = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] ?? [:]
             return JournalRecord(fields: object.compactMapValues(values))

@@ -232,31 +232,19 @@ struct CancellationAwareLoader: Loader {
 
 /// Holds every load until the test opens the gate, counting how many loads reached it.
 final class GatedLoader: Loader, Sendable {
-    private let state = Shared<(open: Bool, calls: Int, waiters: [CheckedContinuation<Void, Never>])>((false, 0, []))
+    private let gate = Gate()
+    private let arrivals = Counter()
     let value: [Team]
 
     init(value: [Team]) { self.value = value }
 
-    var calls: Int { state.withLock { $0.calls } }
+    var calls: Int { arrivals.total }
 
-    func open() {
-        let waiters = state.withLock { state in
-            state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        waiters.forEach { $0.resume() }
-    }
+    func open() { gate.open() }
 
     func load(_ key: String) async throws -> Loaded<[Team]> {
-        await withCheckedContinuation { continuation in
-            let proceed = state.withLock { state in
-                state.calls += 1
-                if !state.open { state.waiters.append(continuation) }
-                return state.open
-            }
-            if proceed { continuation.resume() }
-        }
+        arrivals.add(1)
+        await gate.wait()
         return Loaded(value, from: .remote)
     }
 }

@@ -90,7 +90,7 @@ final class ActivatedDaemon: @unchecked Sendable {
                     }
                 } catch ClientError.daemonUnreachable(_, let reason) {
                     lastReason = reason
-                    guard process.process.isRunning else {
+                    guard process.isRunning else {
                         throw TestFailure("\(path) never accepted (\(reason)); the tool and ligasd printed:\n\(log)")
                     }
                     return nil

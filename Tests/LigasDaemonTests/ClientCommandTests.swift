@@ -234,7 +234,7 @@ struct ClientCommandTests {
         let outcome = await asyncResult {
             let run = try ChildProcess(
                 Binaries.url("ligas-client"), ["teams", "serie-a"],
-                environment: ["LIGAS_SOCKET": daemon.socketPath], standardInput: FileHandle.nullDevice)
+                environment: ["LIGAS_SOCKET": daemon.socketPath])
             defer { Task { await run.stop() } }
             // The remote has the daemon's request: ligas-client's request is surely in flight.
             try await poll("the daemon to ask the remote for the teams", timeout: .seconds(20)) {
@@ -348,11 +348,11 @@ struct ClientCommandTests {
             let file = directory.url.appendingPathComponent("emelec.png").path
             let download = try ChildProcess(
                 Binaries.url("ligas-client"), ["image", "--team", "emelec", "-o", file],
-                environment: ["LIGAS_SOCKET": daemon.socketPath], standardInput: FileHandle.nullDevice)
+                environment: ["LIGAS_SOCKET": daemon.socketPath])
             defer { Task { await download.stop() } }
             try await poll("\(file).part to fill", timeout: .seconds(20)) {
                 let size = (try? FileManager.default.attributesOfItem(atPath: file + ".part"))?[.size] as? Int ?? 0
-                if size == 0, !download.process.isRunning { throw TestFailure("ligas-client exited early: \(download.errorOutput)") }
+                if size == 0, !download.isRunning { throw TestFailure("ligas-client exited early: \(download.errorOutput)") }
                 return size > 0 ? true : nil
             }
             download.signal(SIGINT)
@@ -414,7 +414,7 @@ struct CommandRun {
     }
 
     static func run(_ executable: URL, _ arguments: [String], environment: [String: String]) async throws -> CommandRun {
-        let child = try ChildProcess(executable, arguments, environment: environment, standardInput: FileHandle.nullDevice)
+        let child = try ChildProcess(executable, arguments, environment: environment)
         // Read stdout while the child runs (a full pipe would block it), off the cooperative pool.
         let reader = Task { await offThePool("ligas-test-stdout") { child.output } }
         let status: Int32

@@ -17,45 +17,51 @@ enum Binaries {
     static func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
 }
 
-/// A child process with its output captured, stopped when the test is done.
+/// A child process with its output captured, stopped when the test is done. Started with
+/// `Spawn`, as every child of the tests, with stdin /dev/null; its exit status is 128 + the
+/// signal's number when a signal ended it.
 final class ChildProcess: @unchecked Sendable {
-    let process = Process()
+    let process: SpawnedProcess
+    let executable: URL
     /// stderr goes to a file, so a chatty child can never block on a full pipe.
     let errorLog: URL
-    let standardOutput = Pipe()
+    /// stdout is a pipe (a client writes an image there only when it is not a terminal).
+    private let standardOutput: FileHandle
 
-    init(
-        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], errorLog: URL? = nil,
-        standardInput: FileHandle? = nil
-    ) throws {
+    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], errorLog: URL? = nil) throws {
+        self.executable = executable
         self.errorLog = errorLog ?? FileManager.default.temporaryDirectory.appendingPathComponent("ligas-child-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: self.errorLog.path, contents: nil)
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ChildEnvironment.inherited(overrides: environment)
-        process.standardError = try FileHandle(forWritingTo: self.errorLog)
-        process.standardOutput = standardOutput
-        if let standardInput { process.standardInput = standardInput }
-        try process.run()
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw TestFailure("pipe: \(String(cString: strerror(errno)))") }
+        // Not inherited by other children started meanwhile (each of Spawn's closes what it
+        // finds open anyway; this one gets its end through dup2, which leaves the flag behind).
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        standardOutput = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+        defer { close(ends[1]) }  // the child's end: once it has its copy, only it may hold one
+        process = try Spawn.start(
+            executable.path, arguments, environment: ChildEnvironment.inherited(overrides: environment),
+            outputDescriptor: ends[1], errors: self.errorLog)
     }
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    var isRunning: Bool { !process.hasExited }
+
+    func signal(_ number: Int32) { kill(process.pid, number) }
 
     /// Waits (bounded) for the process to exit; returns its status.
     func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
         do {
-            try await poll("\(process.executableURL?.lastPathComponent ?? "") to exit", timeout: timeout, every: .milliseconds(10)) {
-                process.isRunning ? nil : ()
+            try await poll("\(executable.lastPathComponent) to exit", timeout: timeout, every: .milliseconds(10)) {
+                process.hasExited ? () : nil
             }
         } catch {
             // Whether the child is really still there, and where its threads wait, for whoever
             // reads the failure (a hung exit, or a child that ended unnoticed).
-            Issue.record("still running after \(timeout): \(Self.kernelState(of: process.processIdentifier)); stderr: \(errorOutput)")
+            Issue.record("still running after \(timeout): \(Self.kernelState(of: process.pid)); stderr: \(errorOutput)")
             throw error
         }
-        return process.terminationStatus
+        return await process.waitForExit()
     }
 
     /// The process's state and each thread's wait channel, from /proc.
@@ -77,10 +83,10 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// All of stdout (waits for the child to close it).
-    var output: Data { standardOutput.fileHandleForReading.readDataToEndOfFile() }
+    var output: Data { standardOutput.readDataToEndOfFile() }
 
     func stop() async {
-        if process.isRunning {
+        if isRunning {
             signal(SIGKILL)
             _ = try? await waitForExit()
         }
@@ -119,7 +125,7 @@ final class RunningDaemon: @unchecked Sendable {
     static func waitUntilServing(_ path: String, child: ChildProcess) async throws {
         let client = try await poll("ligasd serving on \(path)", timeout: .seconds(20), every: .milliseconds(10)) {
             if let client = try? await LigasClient.connect(socketPath: path) { return client }
-            guard child.process.isRunning else { throw TestFailure("ligasd exited: \(child.errorOutput)") }
+            guard child.isRunning else { throw TestFailure("ligasd exited: \(child.errorOutput)") }
             return nil
         }
         client.close()

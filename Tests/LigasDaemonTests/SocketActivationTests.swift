@@ -52,7 +52,7 @@ struct SocketActivationTests {
 
             let assignments = try await daemon.notify.waitFor("two WATCHDOG=1") { $0.filter { $0 == "WATCHDOG=1" }.count >= 2 }
             #expect(assignments.contains("READY=1"))
-            #expect(daemon.process.process.isRunning, "ligasd keeps running: \(daemon.log)")
+            #expect(daemon.process.isRunning, "ligasd keeps running: \(daemon.log)")
         }
     }
 
@@ -81,8 +81,7 @@ struct SocketActivationTests {
 
             daemon.process.signal(SIGTERM)
             let status = try await daemon.process.waitForExit()
-            #expect(daemon.process.process.terminationReason == .exit)
-            #expect(status == 0, "ligasd printed: \(daemon.log)")
+            #expect(status == 0, "ligasd printed: \(daemon.log)")  // its own exit: a signal's is 128 + its number
 
             let assignments = try await daemon.notify.waitFor("STOPPING=1") { $0.contains("STOPPING=1") }
             let ready = try #require(assignments.firstIndex(of: "READY=1"))
@@ -122,8 +121,7 @@ struct SocketActivationTests {
 
             // Bounded only to stop a hung test; nothing here measures how long it took.
             let status = try await daemon.process.waitForExit(timeout: .seconds(20))
-            #expect(daemon.process.process.terminationReason == .exit)
-            #expect(status == 0, "ligasd printed: \(daemon.log)")
+            #expect(status == 0, "ligasd printed: \(daemon.log)")  // its own exit: a signal's is 128 + its number
             let assignments = try await daemon.notify.waitFor("STOPPING=1") { $0.contains("STOPPING=1") }
             #expect(assignments.contains("STATUS=stopping: idle"))
             #expect(daemon.log.contains("LIGAS_REASON=idle"))

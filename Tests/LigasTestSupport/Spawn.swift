@@ -40,16 +40,22 @@ public final class SpawnedProcess: Sendable {
 }
 
 public enum Spawn {
-    /// Starts `path` with `arguments`; stdout goes to `output` (or /dev/null), stderr too unless
-    /// `errors` names a file of its own (for output that is parsed).
+    /// Starts `path` with `arguments`, its stdin /dev/null; stdout goes to `output` (or /dev/null),
+    /// or to the descriptor `outputDescriptor` (the write end of a pipe, say) when given; stderr
+    /// goes with stdout unless `errors` names a file of its own (for output that is parsed).
     public static func start(
-        _ path: String, _ arguments: [String], environment: [String: String], output: URL? = nil, errors: URL? = nil
+        _ path: String, _ arguments: [String], environment: [String: String], output: URL? = nil,
+        outputDescriptor: Int32? = nil, errors: URL? = nil
     ) throws -> SpawnedProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output?.path ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if let outputDescriptor {
+            posix_spawn_file_actions_adddup2(&actions, outputDescriptor, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, output?.path ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        }
         if let errors {
             posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         } else {

@@ -22,15 +22,17 @@ enum CPUPerRequest {
     }
 
     /// The pid of the journald ligasd logs to, if one runs.
+    /// (The oldest `systemd-journal` process, by start time, as `pgrep -o -x` would find it.)
     static func journaldPID() -> Int32? {
-        let pipe = Pipe()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
-        process.arguments = ["-o", "-x", "systemd-journal"]
-        process.standardOutput = pipe
-        guard (try? process.run()) != nil else { return nil }
-        process.waitUntilExit()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }
+        return pids.compactMap { pid -> (pid: Int32, started: Int)? in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
+                  stat[stat.index(after: open)..<close] == "systemd-journal"
+            else { return nil }
+            // After the name: state is the first field, the start time the 20th.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 19 ? (pid, Int(fields[19]) ?? .max) : nil
+        }.min { $0.started < $1.started }?.pid
     }
 }

@@ -56,26 +56,22 @@ extension ProcessWideStateTests {
         /// wakes it with `trigger` (the tool execs the program on the first connection or datagram),
         /// and returns what the probe reported.
         private func activateProbe(datagram: Bool, trigger: () throws -> Void) async throws -> String {
-            let activator = Process()
-            activator.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
-            activator.arguments =
+            let log = directory.url.appendingPathComponent("activator.log")
+            let activator = try Spawn.start(
+                "/usr/bin/systemd-socket-activate",
                 (datagram ? ["--datagram"] : []) + [
                     "--listen=\(socketPath)", "--fdname=\(SocketActivation.defaultSocketName)",
                     "--setenv=\(ActivatedProbe.reportVariable)=\(reportPath)",
-                ] + ActivatedProbe.commandLine
-            let log = directory.url.appendingPathComponent("activator.log")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            activator.standardOutput = try FileHandle(forWritingTo: log)
-            activator.standardError = activator.standardOutput
-            try activator.run()
-            defer { if activator.isRunning { kill(activator.processIdentifier, SIGKILL) } }
+                ] + ActivatedProbe.commandLine,
+                environment: ChildEnvironment.inherited(), output: log)
+            defer { if !activator.hasExited { kill(activator.pid, SIGKILL) } }
 
             // The socket file appears at bind(), before listen(): retry the wake-up until it lands.
             try await poll("systemd-socket-activate to listen on \(socketPath)") {
                 (try? trigger()) != nil ? true : nil
             }
             // The probe is a whole test run starting up: allow it more than a journal write.
-            try await poll("the activated probe to finish", timeout: .seconds(60)) { activator.isRunning ? nil : true }
+            try await poll("the activated probe to finish", timeout: .seconds(60)) { activator.hasExited ? true : nil }
             let report = FileManager.default.contents(atPath: reportPath).map { String(decoding: $0, as: UTF8.self) }
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             return try #require(report, "no report; systemd-socket-activate and the probe printed:\n\(output)")

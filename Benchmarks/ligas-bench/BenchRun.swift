@@ -17,12 +17,13 @@ struct BenchRun {
     var unaryCount: Int { quick ? 2_000 : 20_000 }
     var throughputTime: Duration { quick ? .seconds(1) : .seconds(3) }
 
-    init(_ options: BenchOptions) throws {
+    /// `ligasClient` beside ligasd unless given; `coldFloor`: also that program's cold starts.
+    init(_ options: BenchOptions, ligasClient: String? = nil, coldFloor: String? = nil) throws {
         ligasd = options.ligasd
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("ligasd").path
-        ligasClient = options.ligasClient
+        self.ligasClient = ligasClient
             ?? URL(fileURLWithPath: ligasd).deletingLastPathComponent().appendingPathComponent("ligas-client").path
-        coldFloor = options.coldFloor
+        self.coldFloor = coldFloor
         quick = options.quick
         fixture = try BenchFixture.create(in: workspace.url, sampleData: BundledSampleData.baseURL)
         Report.progress("ligasd \(ligasd); data \(fixture.root.path)")

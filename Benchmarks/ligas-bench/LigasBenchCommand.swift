@@ -17,24 +17,24 @@ struct LigasBenchCommand: AsyncParsableCommand {
         defaultSubcommand: Everything.self)
 }
 
-/// Which binaries a bench that starts its own ligasd measures, and how many samples it takes.
+/// Which ligasd a bench that starts its own measures, and how many samples it takes.
 struct BenchOptions: ParsableArguments {
     @Option(help: "The ligasd to measure (default: the one beside ligas-bench).")
     var ligasd: String?
 
-    @Option(name: .customLong("ligas-client"), help: "The ligas-client for the whole-process figure (default: beside ligasd).")
-    var ligasClient: String?
+    @Flag(help: "Fewer samples.")
+    var quick = false
+}
 
+/// The floor under ligasd's cold starts, for the subcommands that time them.
+struct ColdFloorOption: ParsableArguments {
     @Option(
         name: .customLong("cold-floor"),
         help: """
             Also time this program's cold starts, the floor under ligasd's: \
             Benchmarks/cold-start-floor/ping-only.c, built under the name ligasd, which the user units start.
             """)
-    var coldFloor: String?
-
-    @Flag(help: "Fewer samples.")
-    var quick = false
+    var path: String?
 }
 
 extension LigasBenchCommand {
@@ -46,9 +46,12 @@ extension LigasBenchCommand {
                 under a systemd --user manager too).
                 """)
         @OptionGroup var options: BenchOptions
+        @Option(name: .customLong("ligas-client"), help: "The ligas-client for the whole-process figure (default: beside ligasd).")
+        var ligasClient: String?
+        @OptionGroup var coldFloor: ColdFloorOption
 
         func run() async throws {
-            let bench = try BenchRun(options)
+            let bench = try BenchRun(options, ligasClient: ligasClient, coldFloor: coldFloor.path)
             try await BenchRun.withLogTarget { try await bench.everything() }
         }
     }
@@ -99,9 +102,10 @@ extension LigasBenchCommand {
             commandName: "cold", abstract: "Only the cold starts, socket-activated and under systemd --user (and the floor's, with --cold-floor).")
         @Argument var runs = 20
         @OptionGroup var options: BenchOptions
+        @OptionGroup var coldFloor: ColdFloorOption
 
         func run() async throws {
-            let bench = try BenchRun(options)
+            let bench = try BenchRun(options, coldFloor: coldFloor.path)
             try await BenchRun.withLogTarget { try await bench.coldStarts(runs: runs) }
         }
     }

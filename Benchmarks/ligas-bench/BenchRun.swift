@@ -17,16 +17,29 @@ struct BenchRun {
     var unaryCount: Int { quick ? 2_000 : 20_000 }
     var throughputTime: Duration { quick ? .seconds(1) : .seconds(3) }
 
-    /// `ligasClient` beside ligasd unless given; `coldFloor`: also that program's cold starts.
-    init(_ options: BenchOptions, ligasClient: String? = nil, coldFloor: String? = nil) throws {
+    /// `ligasClient` beside ligasd unless given; `coldFloor`: also that program's cold starts;
+    /// `quick`: fewer samples (of the whole bench).
+    init(_ options: BenchOptions, ligasClient: String? = nil, coldFloor: String? = nil, quick: Bool = false) throws {
         ligasd = options.ligasd
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("ligasd").path
         self.ligasClient = ligasClient
             ?? URL(fileURLWithPath: ligasd).deletingLastPathComponent().appendingPathComponent("ligas-client").path
         self.coldFloor = coldFloor
-        quick = options.quick
+        self.quick = quick
         fixture = try BenchFixture.create(in: workspace.url, sampleData: BundledSampleData.baseURL)
         Report.progress("ligasd \(ligasd); data \(fixture.root.path)")
+    }
+
+    /// Runs `body`; when it fails, the workspace (ligasd's log, ligas-client's, the user
+    /// manager's, which the error may name) is kept, and its path said.
+    func keepingLogsOnFailure(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            workspace.keep()
+            Report.progress("failed; the logs are in \(workspace.url.path)")
+            throw error
+        }
     }
 
     /// RSS idle after the first reply, and idle again after a warm-up: the teams feed, then both big
@@ -157,8 +170,7 @@ struct BenchRun {
             }
             for try await _ in try await client.image(.url(url)) {}
             client.close()
-            print("DAEMON_PID \(daemon.pid)")
-            fflush(nil)  // stdout with the rest: the pid now, for `perf record -p`, even into a pipe or a file
+            Report.line("DAEMON_PID \(daemon.pid)")
             // Over the whole loop, on one connection, each download timed: for A/B runs, the rate is
             // steadier than the 20 downloads below, and the percentiles steadier still (a busy host
             // moves the mean and the tail, its p10 seldom).
@@ -168,23 +180,23 @@ struct BenchRun {
             let end = start + .seconds(seconds)
             while ContinuousClock.now < end {
                 let began = ContinuousClock.now
-                for try await chunk in try await looping.image(.url(url)) { total += chunk.count }
+                total += try await Streaming.download(url, from: looping)
                 downloads.add(since: began)
             }
             looping.close()
             if total > 0 {
-                print("\(mebibytes) MiB: LigasClient \(Report.fixed(Streaming.mibPerSecond(total, since: start))) MiB/s over \(total >> 20) MiB")
+                Report.line("\(mebibytes) MiB: LigasClient \(Report.fixed(Streaming.mibPerSecond(total, since: start))) MiB/s over \(total >> 20) MiB")
                 let percentiles = [0.1, 0.5, 0.9, 0.99].map { "p\(Int($0 * 100)) \(Report.fixed(downloads.percentile($0), 0))" }
-                print("\(mebibytes) MiB: per download, µs: \(percentiles.joined(separator: ", ")), mean \(Report.fixed(downloads.mean, 0)) (n=\(downloads.values.count))")
+                Report.line("\(mebibytes) MiB: per download, µs: \(percentiles.joined(separator: ", ")), mean \(Report.fixed(downloads.mean, 0)) (n=\(downloads.values.count))")
             }
             let library = try await Streaming.library(socketPath: daemon.socketPath, url: url, repetitions: 20)
             let blocking = try Streaming.blocking(socketPath: daemon.socketPath, url: url, repetitions: 20)
-            print("\(mebibytes) MiB: LigasClient \(Report.fixed(library.mibPerSecond)) MiB/s, blocking client \(Report.fixed(blocking.mibPerSecond)) MiB/s")
+            Report.line("\(mebibytes) MiB: LigasClient \(Report.fixed(library.mibPerSecond)) MiB/s, blocking client \(Report.fixed(blocking.mibPerSecond)) MiB/s")
         } catch {
             await daemon.stop()
             throw error
         }
-        print("streamed \(total >> 20) MiB")
+        Report.line("streamed \(total >> 20) MiB")
         await daemon.stop()
     }
 

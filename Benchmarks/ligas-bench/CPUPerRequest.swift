@@ -26,13 +26,9 @@ enum CPUPerRequest {
     static func journaldPID() -> Int32? {
         let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }
         return pids.compactMap { pid -> (pid: Int32, started: Int)? in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
-                  stat[stat.index(after: open)..<close] == "systemd-journal"
-            else { return nil }
-            // After the name: state is the first field, the start time the 20th.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 19 ? (pid, Int(fields[19]) ?? .max) : nil
+            // The start time is field 22 of proc(5).
+            guard let stat = ProcessCounters.stat(of: pid), stat.name == "systemd-journal", stat.fields.count > 19 else { return nil }
+            return (pid, Int(stat.fields[19]) ?? .max)
         }.min { $0.started < $1.started }?.pid
     }
 }

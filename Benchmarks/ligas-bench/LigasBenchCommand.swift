@@ -17,13 +17,10 @@ struct LigasBenchCommand: AsyncParsableCommand {
         defaultSubcommand: Everything.self)
 }
 
-/// Which ligasd a bench that starts its own measures, and how many samples it takes.
+/// Which ligasd a bench that starts its own measures.
 struct BenchOptions: ParsableArguments {
     @Option(help: "The ligasd to measure (default: the one beside ligas-bench).")
     var ligasd: String?
-
-    @Flag(help: "Fewer samples.")
-    var quick = false
 }
 
 /// The floor under ligasd's cold starts, for the subcommands that time them.
@@ -49,10 +46,12 @@ extension LigasBenchCommand {
         @Option(name: .customLong("ligas-client"), help: "The ligas-client for the whole-process figure (default: beside ligasd).")
         var ligasClient: String?
         @OptionGroup var coldFloor: ColdFloorOption
+        @Flag(help: "Fewer samples.")
+        var quick = false
 
         func run() async throws {
-            let bench = try BenchRun(options, ligasClient: ligasClient, coldFloor: coldFloor.path)
-            try await BenchRun.withLogTarget { try await bench.everything() }
+            let bench = try BenchRun(options, ligasClient: ligasClient, coldFloor: coldFloor.path, quick: quick)
+            try await bench.keepingLogsOnFailure { try await BenchRun.withLogTarget { try await bench.everything() } }
         }
     }
 
@@ -69,6 +68,10 @@ extension LigasBenchCommand {
         @Argument var socket: String
         @Argument var count = 2_000
 
+        func validate() throws {
+            guard count > 0 else { throw ValidationError("the count must be at least 1") }
+        }
+
         func run() async throws {
             try await Latency.library(socketPath: socket, count: count)
             try Latency.blocking(socketPath: socket, count: count)
@@ -80,6 +83,10 @@ extension LigasBenchCommand {
         @Argument var socket: String
         @Argument var clients: Int
         @Argument var seconds = 3
+
+        func validate() throws {
+            guard clients > 0, seconds > 0 else { throw ValidationError("clients and seconds must be at least 1") }
+        }
 
         func run() async throws {
             let library = try await Throughput.library(socketPath: socket, clients: clients, duration: .seconds(seconds))
@@ -94,7 +101,10 @@ extension LigasBenchCommand {
             commandName: "memory", abstract: "Only the idle RSS, at start and warm, with the warm RSS by mapping (ligasd started as for every figure).")
         @OptionGroup var options: BenchOptions
 
-        func run() async throws { try await BenchRun(options).memoryOnly() }
+        func run() async throws {
+            let bench = try BenchRun(options)
+            try await bench.keepingLogsOnFailure { try await bench.memoryOnly() }
+        }
     }
 
     struct ColdOnly: AsyncParsableCommand {
@@ -104,9 +114,13 @@ extension LigasBenchCommand {
         @OptionGroup var options: BenchOptions
         @OptionGroup var coldFloor: ColdFloorOption
 
+        func validate() throws {
+            guard runs > 0 else { throw ValidationError("runs must be at least 1") }
+        }
+
         func run() async throws {
             let bench = try BenchRun(options, coldFloor: coldFloor.path)
-            try await BenchRun.withLogTarget { try await bench.coldStarts(runs: runs) }
+            try await bench.keepingLogsOnFailure { try await BenchRun.withLogTarget { try await bench.coldStarts(runs: runs) } }
         }
     }
 
@@ -123,11 +137,14 @@ extension LigasBenchCommand {
 
         func validate() throws {
             guard [1, 20].contains(mebibytes) else { throw ValidationError("the bench's logos are of 1 and 20 MiB") }
+            guard seconds >= 0 else { throw ValidationError("seconds cannot be negative") }
         }
 
         func run() async throws {
             let bench = try BenchRun(options)
-            try await BenchRun.withLogTarget { try await bench.profileStreams(seconds: seconds, mebibytes: mebibytes) }
+            try await bench.keepingLogsOnFailure {
+                try await BenchRun.withLogTarget { try await bench.profileStreams(seconds: seconds, mebibytes: mebibytes) }
+            }
         }
     }
 }

@@ -14,20 +14,23 @@ enum Streaming {
     ) async throws -> (bytes: Int, mibPerSecond: Double) {
         let client = try await LigasClient.connect(socketPath: socketPath, agent: "ligas-bench")
         defer { client.close() }
-        func download() async throws -> Int {
-            let download = try await client.image(.url(url))
-            guard download.header.source == .cache else {
-                throw BlockingClient.Failure(description: "image came from \(download.header.source), not the cache")
-            }
-            var bytes = 0
-            for try await chunk in download { bytes += chunk.count }
-            return bytes
-        }
-        for _ in 0..<warmUps { _ = try await download() }
+        for _ in 0..<warmUps { _ = try await download(url, from: client) }
         var total = 0
         let start = ContinuousClock.now
-        for _ in 0..<repetitions { total += try await download() }
+        for _ in 0..<repetitions { total += try await download(url, from: client) }
         return (total, mibPerSecond(total, since: start))
+    }
+
+    /// One download of `url` from ligasd's cache (it fails if the image came from anywhere else);
+    /// returns its byte count.
+    static func download(_ url: URL, from client: LigasClient) async throws -> Int {
+        let download = try await client.image(.url(url))
+        guard download.header.source == .cache else {
+            throw BlockingClient.Failure(description: "image came from \(download.header.source), not the cache")
+        }
+        var bytes = 0
+        for try await chunk in download { bytes += chunk.count }
+        return bytes
     }
 
     /// From a blocking client that reads as fast as it can.

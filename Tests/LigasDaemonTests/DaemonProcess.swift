@@ -31,16 +31,12 @@ final class ChildProcess: @unchecked Sendable {
     init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], errorLog: URL? = nil) throws {
         self.executable = executable
         self.errorLog = errorLog ?? FileManager.default.temporaryDirectory.appendingPathComponent("ligas-child-\(UUID().uuidString).log")
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw TestFailure("pipe: \(String(cString: strerror(errno)))") }
-        // Not inherited by other children started meanwhile (each of Spawn's closes what it
-        // finds open anyway; this one gets its end through dup2, which leaves the flag behind).
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        standardOutput = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
-        defer { close(ends[1]) }  // the child's end: once it has its copy, only it may hold one
+        let ends = try Spawn.pipe()
+        standardOutput = FileHandle(fileDescriptor: ends.read, closeOnDealloc: true)
+        defer { close(ends.write) }  // the child's end: once it has its copy, only it may hold one
         process = try Spawn.start(
             executable.path, arguments, environment: ChildEnvironment.inherited(overrides: environment),
-            outputDescriptor: ends[1], errors: self.errorLog)
+            outputDescriptor: ends.write, errors: self.errorLog)
     }
 
     var pid: Int32 { process.pid }

@@ -48,9 +48,9 @@ struct UserManagerTests {
         manager = nil
         try await poll("the dropped manager exited", timeout: .seconds(20)) { process.hasExited ? () : nil }
         try await poll("its ligasd exited", timeout: .seconds(20)) {
-            // Gone, or a zombie its new parent has not reaped yet.
-            let state = (try? String(contentsOfFile: "/proc/\(ligasd)/stat", encoding: .utf8))?.split(separator: ")").last?.dropFirst().first
-            return state == nil || state == "Z" ? () : nil
+            // Gone, a zombie its new parent has not reaped yet, or the pid now another program's.
+            guard let process = ProcessCounters.stat(of: ligasd), process.name == "ligasd" else { return () }
+            return process.fields.first == "Z" ? () : nil
         }
     }
 

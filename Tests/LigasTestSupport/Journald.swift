@@ -195,7 +195,8 @@ public enum Journalctl {
         try await entries(matching: matches) { $0.count >= count }
     }
 
-    /// What `journalctl -o json` finds now, through a file rather than a pipe (see `Spawn`).
+    /// What `journalctl -o json` finds now (through a file: read once journalctl has exited, it
+    /// needs no reader while it runs).
     public static func read(matching matches: [String]) async throws -> [JournalRecord] {
         let directory = TemporaryDirectory()
         let output = directory.url.appendingPathComponent("journal.json")

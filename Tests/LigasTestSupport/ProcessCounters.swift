@@ -8,13 +8,20 @@ public enum ProcessCounters {
     /// have exited), in microseconds; nil when the process is gone. The kernel counts in clock
     /// ticks (10 ms here), so measure over enough work.
     public static func cpuMicroseconds(of pid: Int32) -> Double? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let afterName = stat.lastIndex(of: ")")
+        // utime is field 14 of proc(5), stime 15.
+        guard let fields = stat(of: pid)?.fields, fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12])
         else { return nil }
-        // Fields after "(comm)": state is field 3, utime 14 and stime 15.
-        let fields = stat[stat.index(after: afterName)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         return (user + system) * 1e6 / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// `/proc/PID/stat`: the command name, as the kernel keeps it (15 characters at most), and the
+    /// fields after it, the first of them the state (field 3 of proc(5)); nil when the process is
+    /// gone. (The name may hold spaces and parentheses: it ends at the last `)`.)
+    public static func stat(of pid: Int32) -> (name: Substring, fields: [Substring])? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")")
+        else { return nil }
+        return (text[text.index(after: open)..<close], text[text.index(after: close)...].split(separator: " "))
     }
 
     /// Threads the process has now; nil when it is gone.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import Synchronization
 
 /// Processes started with posix_spawn and reaped with waitpid on a Dispatch thread.
 ///
@@ -61,9 +62,6 @@ public enum Spawn {
         } else {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
-        // Nothing else of the test process leaks in: a long-lived child (a user manager) holding
-        // the write end of another test's pipe would keep that test's reader from ever seeing EOF.
-        for fd in inheritableDescriptors() { posix_spawn_file_actions_addclose(&actions, fd) }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -71,9 +69,29 @@ public enum Spawn {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        let spawned = descriptors.withLock { _ in
+            // Nothing else of the test process leaks in: a long-lived child (a user manager)
+            // holding the write end of another test's pipe would keep that test's reader from ever
+            // seeing EOF. Listed and spawned under the lock `pipe` makes its ends under.
+            for fd in inheritableDescriptors() { posix_spawn_file_actions_addclose(&actions, fd) }
+            return posix_spawn(&pid, path, &actions, nil, argv, envp)
+        }
         guard spawned == 0 else { throw SpawnError(path: path, errno: spawned) }
         return SpawnedProcess(pid: pid)
+    }
+
+    /// Held while `start` lists the open descriptors and spawns, and while `pipe` makes a pipe
+    /// and marks its ends close-on-exec: no child started meanwhile can inherit them unclosed.
+    private static let descriptors = Mutex(())
+
+    /// A pipe whose ends no child inherits, but for the end given to one as `outputDescriptor`.
+    public static func pipe() throws -> (read: Int32, write: Int32) {
+        try descriptors.withLock { _ in
+            var ends: [Int32] = [0, 0]
+            guard Glibc.pipe(&ends) == 0 else { throw SpawnError(path: "pipe", errno: errno) }
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            return (ends[0], ends[1])
+        }
     }
 
     /// The descriptors above stderr this process has open now.

@@ -44,25 +44,9 @@ enum ClientProcess {
         ])
     }
 
-    /// posix_spawn, then waitpid: the exit status.
+    /// Spawned, then reaped on this thread: the exit status. `log` holds the run's stderr (the
+    /// last run's, so the one that failed).
     private static func spawnAndWait(_ path: String, _ arguments: [String], log: URL) throws -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = ChildEnvironment.inherited().map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw BlockingClient.Failure(description: "cannot run \(path): \(String(cString: strerror(spawned)))") }
-        var raw: Int32 = 0
-        while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
-        return (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+        SpawnedProcess.waitForStatus(of: try Spawn.spawn(path, arguments, environment: ChildEnvironment.inherited(), errors: log))
     }
 }

@@ -16,11 +16,17 @@ public final class SpawnedProcess: Sendable {
         self.pid = pid
         // A queue of its own: `waitpid` blocks for the child's whole life (see `offThePool`).
         DispatchQueue(label: "ligas-test-waitpid-\(pid)").async { [exit, status] in
-            var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
-            status.add(Int((raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)))
+            status.add(Int(Self.waitForStatus(of: pid)))
             exit.open()
         }
+    }
+
+    /// Waits for the child `pid` to exit and reaps it: its exit status, or 128 + the signal that
+    /// ended it.
+    public static func waitForStatus(of pid: pid_t) -> Int32 {
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
+        return (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
     }
 
     /// Waits for the exit; returns the exit status (128 + signal when killed).
@@ -48,6 +54,16 @@ public enum Spawn {
         _ path: String, _ arguments: [String], environment: [String: String], output: URL? = nil,
         outputDescriptor: Int32? = nil, errors: URL? = nil
     ) throws -> SpawnedProcess {
+        SpawnedProcess(
+            pid: try spawn(path, arguments, environment: environment, output: output, outputDescriptor: outputDescriptor, errors: errors))
+    }
+
+    /// Starts a process as `start` does, but leaves reaping it to the caller (`waitpid`): for a
+    /// caller that times the process to its exit, which a wait on another thread would delay.
+    public static func spawn(
+        _ path: String, _ arguments: [String], environment: [String: String], output: URL? = nil,
+        outputDescriptor: Int32? = nil, errors: URL? = nil
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -77,7 +93,7 @@ public enum Spawn {
             return posix_spawn(&pid, path, &actions, nil, argv, envp)
         }
         guard spawned == 0 else { throw SpawnError(path: path, errno: spawned) }
-        return SpawnedProcess(pid: pid)
+        return pid
     }
 
     /// Held while `start` lists the open descriptors and spawns, and while `pipe` makes a pipe

@@ -28,9 +28,8 @@ import Synchronization
 /// wait), and a block on the queue runs it when no drain does. So a stream that sends a chunk,
 /// waits for room and sends the next (each step handed over with `execute`) goes on in one drain
 /// (for up to 64 rounds, while room comes within a linger), woken by the kernel when the socket
-/// has room, where a drain that ended at each step cost
-/// Dispatch's manager thread a wake-up to arm the source again and another for the next event
-/// (Benchmarks/HISTORY.md, twentieth stop). Only `close`, which waits for the queue, ends a drain
+/// has room, where a drain that ended at each step cost Dispatch's manager thread a wake-up to arm
+/// the source again and another for the next event (Benchmarks/HISTORY.md, twentieth stop). Only `close`, which waits for the queue, ends a drain
 /// early; a timer on the queue waits for the drain to end (at most 64 rounds).
 final class EventLoop: @unchecked Sendable {
     /// What a registered descriptor is told.

@@ -34,7 +34,7 @@ struct UserManagerTests {
         #expect(!FileManager.default.fileExists(atPath: deep.path))
     }
 
-    @Test("A manager its owner never stopped does not outlive it, nor does its ligasd")
+    @Test("A manager its owner never stopped does not outlive it, nor does its ligasd, and its log stays")
     func droppedManagerStops() async throws {
         let started = Shared<[SpawnedProcess]>([])
         var manager: UserManager? = try await UserManager(
@@ -45,6 +45,8 @@ struct UserManagerTests {
         try await LigasClient.connect(socketPath: manager!.socketPath).ping()
         let ligasd = try #require(try await manager?.mainPID())
         #expect(ligasd > 0)
+        let directory = try #require(manager?.directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
         manager = nil
         try await poll("the dropped manager exited", timeout: .seconds(20)) { process.hasExited ? () : nil }
         try await poll("its ligasd exited", timeout: .seconds(20)) {
@@ -52,6 +54,7 @@ struct UserManagerTests {
             guard let process = ProcessCounters.stat(of: ligasd), process.name == "ligasd" else { return () }
             return process.fields.first == "Z" ? () : nil
         }
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("manager.log").path))
     }
 
     @Test("With WatchdogSec=, ligasd keeps pinging the watchdog")

@@ -193,9 +193,14 @@ public final class UserManager: @unchecked Sendable {
 
     /// The safety net for a manager whose owner never stopped it (a test that threw before
     /// `stop`): SIGTERM makes a user manager start `exit.target`, stopping ligasd with its units,
-    /// so neither outlives the test. `stop` (or `run`) is the way: it waits for both.
+    /// so neither outlives the test. `stop` (or `run`) is the way: it waits for both. Its files
+    /// stay, and their place is said: the manager still writes its log while it shuts down, and
+    /// whoever reads why the test failed needs it.
     deinit {
-        if let manager, !manager.hasExited { kill(manager.pid, SIGTERM) }
+        guard let manager, !manager.hasExited else { return }
+        kill(manager.pid, SIGTERM)
+        temporaryDirectory?.keep()
+        FileHandle.standardError.write(Data("UserManager dropped without stop(): its files stay in \(directory.path)\n".utf8))
     }
 
     /// Runs `body` with a manager, and stops it whatever `body` did.

@@ -25,18 +25,26 @@ final class ChildProcess: @unchecked Sendable {
     let executable: URL
     /// stderr goes to a file, so a chatty child can never block on a full pipe.
     let errorLog: URL
+    /// Whether `errorLog` is a temporary file of this value's own, removed with it (one named by
+    /// the caller is the caller's).
+    private let ownsErrorLog: Bool
     /// stdout is a pipe (a client writes an image there only when it is not a terminal).
     private let standardOutput: FileHandle
 
     init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], errorLog: URL? = nil) throws {
         self.executable = executable
         self.errorLog = errorLog ?? FileManager.default.temporaryDirectory.appendingPathComponent("ligas-child-\(UUID().uuidString).log")
+        ownsErrorLog = errorLog == nil
         let ends = try Spawn.pipe()
         standardOutput = FileHandle(fileDescriptor: ends.read, closeOnDealloc: true)
         defer { close(ends.write) }  // the child's end: once it has its copy, only it may hold one
         process = try Spawn.start(
             executable.path, arguments, environment: ChildEnvironment.inherited(overrides: environment),
             outputDescriptor: ends.write, errors: self.errorLog)
+    }
+
+    deinit {
+        if ownsErrorLog { try? FileManager.default.removeItem(at: errorLog) }
     }
 
     var pid: Int32 { process.pid }

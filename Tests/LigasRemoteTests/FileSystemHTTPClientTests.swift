@@ -1,15 +1,18 @@
 import Foundation
 import LigasDomain
 import LigasRemote
+import LigasTestSupport
 import Testing
 
 @Suite("file:// remotes")
 struct FileSystemHTTPClientTests {
-    let directory: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ligas-file-remote-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url.appendingPathComponent("leagues/x"), withIntermediateDirectories: true)
-        return url
-    }()
+    /// Removed when the test's instance goes.
+    let temporary = TemporaryDirectory()
+    var directory: URL { temporary.url }
+
+    init() throws {
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("leagues/x"), withIntermediateDirectories: true)
+    }
 
     @Test("Serves a file like a static web server, with a content type from its extension")
     func servesFile() async throws {

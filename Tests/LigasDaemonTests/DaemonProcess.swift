@@ -18,7 +18,7 @@ enum Binaries {
 }
 
 /// A child process with its output captured, stopped when the test is done. Started with
-/// `Spawn`, as every child of the tests, with stdin /dev/null; its exit status is 128 + the
+/// `Spawn`, as every child of the tests, with stdin /dev/null; its exit status is minus the
 /// signal's number when a signal ended it.
 final class ChildProcess: @unchecked Sendable {
     let process: SpawnedProcess

@@ -81,7 +81,7 @@ struct SocketActivationTests {
 
             daemon.process.signal(SIGTERM)
             let status = try await daemon.process.waitForExit()
-            #expect(status == 0, "ligasd printed: \(daemon.log)")  // its own exit: a signal's is 128 + its number
+            #expect(status == 0, "ligasd printed: \(daemon.log)")  // its own exit: a signal's is minus its number
 
             let assignments = try await daemon.notify.waitFor("STOPPING=1") { $0.contains("STOPPING=1") }
             let ready = try #require(assignments.firstIndex(of: "READY=1"))
@@ -121,7 +121,7 @@ struct SocketActivationTests {
 
             // Bounded only to stop a hung test; nothing here measures how long it took.
             let status = try await daemon.process.waitForExit(timeout: .seconds(20))
-            #expect(status == 0, "ligasd printed: \(daemon.log)")  // its own exit: a signal's is 128 + its number
+            #expect(status == 0, "ligasd printed: \(daemon.log)")  // its own exit: a signal's is minus its number
             let assignments = try await daemon.notify.waitFor("STOPPING=1") { $0.contains("STOPPING=1") }
             #expect(assignments.contains("STATUS=stopping: idle"))
             #expect(daemon.log.contains("LIGAS_REASON=idle"))

@@ -21,15 +21,16 @@ public final class SpawnedProcess: Sendable {
         }
     }
 
-    /// Waits for the child `pid` to exit and reaps it: its exit status, or 128 + the signal that
-    /// ended it.
+    /// Waits for the child `pid` to exit and reaps it: its exit status (0–255), or minus the number
+    /// of the signal that ended it. Not the shell's 128 + the number: a program that exits 130 on
+    /// Ctrl-C (ligas-client) must not pass for one that SIGINT killed.
     public static func waitForStatus(of pid: pid_t) -> Int32 {
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
-        return (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+        return (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : -(raw & 0x7F)
     }
 
-    /// Waits for the exit; returns the exit status (128 + signal when killed).
+    /// Waits for the exit; returns the exit status (minus the signal's number when killed).
     public func waitForExit() async -> Int32 {
         await exit.wait()
         return Int32(status.total)
@@ -84,13 +85,26 @@ public enum Spawn {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // Every signal at its default and none blocked, as systemd starts a service. A child
+        // inherits the mask of the thread that spawns it, and a Swift cooperative or Dispatch
+        // thread blocks most signals (SIGHUP, SIGINT and SIGTERM among them): before this, every
+        // child of the tests started with them blocked, and a shell's `kill -INT $$` left it alive.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t(), none = sigset_t()
+        sigfillset(&all)
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
         let spawned = descriptors.withLock { _ in
             // Nothing else of the test process leaks in: a long-lived child (a user manager)
             // holding the write end of another test's pipe would keep that test's reader from ever
             // seeing EOF. Listed and spawned under the lock `pipe` makes its ends under.
             for fd in inheritableDescriptors() { posix_spawn_file_actions_addclose(&actions, fd) }
-            return posix_spawn(&pid, path, &actions, nil, argv, envp)
+            return posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         }
         guard spawned == 0 else { throw SpawnError(path: path, errno: spawned) }
         return pid

@@ -23,7 +23,7 @@ struct EventLoopInboxTests {
             // Reads a byte at a time and asks to be read again, as a connection does when it stops
             // early for fairness: a drain reads it again in its next round, or, asked outside a
             // drain, the loop queues a turn of its own besides the inbox's work.
-            let registered = loop.register(fd, EventLoop.Handlers(readable: {
+            let registered = loop.register(fd, EventLoop.Handlers(readable: { _ in
                 var byte: UInt8 = 0
                 if read(fd, &byte, 1) == 1, let token = token.value {
                     readsAgain.withLock { $0 += 1 }

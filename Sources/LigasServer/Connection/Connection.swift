@@ -60,6 +60,8 @@ final class Connection: @unchecked Sendable {
     /// rescheduled from this: re-arming a timer on every frame costs a system call per request.
     private var lastActivity = DispatchTime.now()
     private var closeTimer: (any DispatchSourceTimer)?
+    /// epoll reported the end of the client's input (see `EventLoop.Handlers`).
+    private var peerInputEnded = false
 
     private var decoder: FrameDecoder
     private var encoder: FrameEncoder
@@ -124,7 +126,7 @@ final class Connection: @unchecked Sendable {
 
     func start() {
         loop.execute { [self] in
-            token = loop.register(fd, EventLoop.Handlers(readable: { [self] in readAvailable() }, writable: { [self] in flush() }))
+            token = loop.register(fd, EventLoop.Handlers(readable: { [self] in readAvailable(inputEnded: $0) }, writable: { [self] in flush() }))
             handshakeTimer = timer(after: limits.handshakeTimeout) { [unowned self] in
                 refuse(ErrorBody(code: .deadlineExceeded, message: "no hello within the handshake timeout"))
             }
@@ -200,8 +202,9 @@ final class Connection: @unchecked Sendable {
 
     // MARK: - Reading
 
-    private func readAvailable() {
+    private func readAvailable(inputEnded: Bool = false) {
         dispatchPrecondition(condition: .onQueue(queue))
+        if inputEnded { peerInputEnded = true }
         guard state.isReading else { return }
         var reads = 0
         withUnsafeTemporaryAllocation(byteCount: 64 << 10, alignment: 16) { buffer in
@@ -212,8 +215,10 @@ final class Connection: @unchecked Sendable {
                     decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                     processFrames()
                     // A short read took all there was: asking again would only say EAGAIN, and
-                    // the loop tells of anything that comes after it.
-                    if count < buffer.count { return }
+                    // the loop tells of anything that comes after it. Unless the peer's end of
+                    // input came with these bytes: epoll told of it once, and only the read that
+                    // returns 0 makes it known here (PROTOCOL.md §6, a half-closing client).
+                    if count < buffer.count, !peerInputEnded { return }
                 } else if count == 0 {
                     peerFinishedSending()
                 } else if errno == EINTR {

@@ -32,9 +32,11 @@ import Synchronization
 /// the source again and another for the next event (Benchmarks/HISTORY.md, twentieth stop). Only `close`, which waits for the queue, ends a drain
 /// early; a timer on the queue waits for the drain to end (at most 64 rounds).
 final class EventLoop: @unchecked Sendable {
-    /// What a registered descriptor is told.
+    /// What a registered descriptor is told. `readable` says whether epoll also reported the
+    /// end of the peer's input (`EPOLLRDHUP` or `EPOLLHUP`): that is told once, with the bytes
+    /// that came before it, so a reader that stops at a short read must remember it.
     struct Handlers {
-        let readable: () -> Void
+        let readable: (_ inputEnded: Bool) -> Void
         let writable: () -> Void
     }
 
@@ -208,10 +210,10 @@ final class EventLoop: @unchecked Sendable {
                 guard let handlers = registered[event.data.u64]?.handlers else { continue }
                 if event.events & EPOLLOUT.rawValue != 0 { handlers.writable() }
                 if event.events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
-                    registered[event.data.u64]?.handlers.readable()
+                    registered[event.data.u64]?.handlers.readable(event.events & (EPOLLRDHUP.rawValue | EPOLLHUP.rawValue) != 0)
                 }
             }
-            for token in retries { registered[token]?.handlers.readable() }
+            for token in retries { registered[token]?.handlers.readable(false) }
             runInbox()
             if closing.load(ordering: .sequentiallyConsistent) { break }
             served = true

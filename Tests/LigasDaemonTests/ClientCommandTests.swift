@@ -126,6 +126,7 @@ struct ClientCommandTests {
             let status = try #require(try await CommandRun.client(["status", "--json"], socket: daemon.socketPath).jsonObject())
             #expect(status["version"] is String)
             #expect((status["requestsServed"] as? Int ?? 0) >= 5)
+            #expect(status["quota"] == nil, "no metered provider: no quota (PROTOCOL.md §4)")
 
             let ping = try #require(try await CommandRun.client(["ping", "--json"], socket: daemon.socketPath).jsonObject())
             #expect(ping["roundTripMicroseconds"] is Int)

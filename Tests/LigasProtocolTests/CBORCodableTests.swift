@@ -154,6 +154,14 @@ struct CBORCodableTests {
         #expect(decoded == Date(timeIntervalSince1970: 1_700_000_000.123))
     }
 
+    @Test("a receiver rounds seconds × 1000 to the nearest millisecond, a half away from zero (PROTOCOL.md §3.3)",
+          arguments: [(0.0005, 1), (-0.0005, -1), (0.0004, 0), (1.0025, 1_003), (-1.0025, -1_003)] as [(Double, Int64)])
+    func dateReceiverRounding(seconds: Double, milliseconds: Int64) throws {
+        let bytes = CBORItem.textMap(["at": .tagged(1, .float(seconds))]).encoded()
+        let decoded = try CBORDecoder().decode(Clocked.self, from: bytes).at
+        #expect(decoded == Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
     @Test("dates before 1970 use a negative integer")
     func negativeDate() throws {
         let date = Date(timeIntervalSince1970: -86_400)
@@ -191,12 +199,22 @@ struct CBORCodableTests {
         }
     }
 
-    @Test("text that is not a URL is an invalid value with its path")
-    func invalidURL() throws {
-        let bytes = try CBOREncoder().encode(["link": ""])
-        #expect(throws: CBORDecodingError.invalidValue(reason: "not a URL", path: "link")) {
+    @Test("text that is not an absolute URL (no scheme, or no URL at all) is an invalid value with its path", arguments: [
+        "", "relative/x.png", "/logos/x.png", "::", "http://[::1",
+    ])
+    func invalidURL(text: String) throws {
+        let bytes = try CBOREncoder().encode(["link": text])
+        #expect(throws: CBORDecodingError.invalidValue(reason: "not an absolute URL", path: "link")) {
             try CBORDecoder().decode(Linked.self, from: bytes)
         }
+    }
+
+    @Test("an absolute URL of any scheme decodes, an empty host included (the daemon then finds no such image)", arguments: [
+        "https://media.ligapro.ec/logos/x.png", "file:///usr/share/x.png", "https://",
+    ])
+    func absoluteURL(text: String) throws {
+        let bytes = try CBOREncoder().encode(["link": text])
+        #expect(try CBORDecoder().decode(Linked.self, from: bytes).link.absoluteString == text)
     }
 
     @Test("Foundation's own Codable forms of URL, Data and Date are not accepted")

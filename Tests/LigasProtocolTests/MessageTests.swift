@@ -22,9 +22,13 @@ struct MessageTests {
         #expect(Set([serieA, serieA, Call(Methods.Ping.self)]).count == 2)
     }
 
-    @Test("an unknown method is reported as unknownMethod")
-    func unknownMethod() {
-        let bytes = requestBytes(map([("method", .text("lineups")), ("cache", .text("default"))]))
+    @Test("an unknown method is reported as unknownMethod, whatever else in the request is invalid (PROTOCOL.md §6: the method is judged first)", arguments: [
+        [("cache", CBORItem.text("default"))],
+        [("cache", .text("sometimes"))],
+        [("deadlineMs", .negative(0)), ("args", .text("not a map"))],
+    ])
+    func unknownMethod(others: [(String, CBORItem)]) {
+        let bytes = requestBytes(map([("method", .text("lineups"))] + others))
         #expect(throws: ErrorBody(code: .unknownMethod, message: "unknown method \"lineups\"", details: ["method": "lineups"])) {
             try Request.decode(from: bytes, using: CBORDecoder())
         }

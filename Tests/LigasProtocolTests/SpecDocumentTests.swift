@@ -75,6 +75,27 @@ struct SpecDocumentTests {
         }
     }
 
+    @Test("every error vector carries only the details keys §9's table names for its code")
+    func errorVectorsCarryOnlyTabledDetails() throws {
+        // By code, the `details.KEY` the code's row of the table names.
+        var allowed: [String: Set<String>] = [:]
+        for row in text.split(separator: "\n") where row.hasPrefix("| `") {
+            let cells = row.split(separator: "|")
+            guard cells.count >= 3 else { continue }
+            let code = cells[0].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            let keys = cells[1].matches(of: /details\.([A-Za-z]+)/).map { String($0.output.1) }
+            allowed[code, default: []].formUnion(keys)
+        }
+        var checked = 0
+        for spec in VectorCatalog.all {
+            guard case .error(let body) = spec.payload else { continue }
+            let keys = Set(body.details?.keys.map { $0 } ?? [])
+            #expect(keys.isSubset(of: allowed[body.code.rawValue] ?? []), "\(spec.name): \(keys.sorted())")
+            checked += 1
+        }
+        #expect(checked >= 9)
+    }
+
     @Test("the CDDL gives every integer field the signedness describe gives it (a client sized from either agrees)")
     func integerFieldsAgreeWithDescribe() throws {
         var checked = 0

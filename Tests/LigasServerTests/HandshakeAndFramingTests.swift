@@ -57,7 +57,7 @@ struct HandshakeAndFramingTests {
         }
     }
 
-    @Test("A wrong protocol version: unsupportedVersion, then close")
+    @Test("A frame header of another version: unsupportedVersion without details, then close")
     func wrongVersion() async throws {
         try await TestServer.run { server in
             let client = try RawClient(path: server.path)
@@ -66,16 +66,19 @@ struct HandshakeAndFramingTests {
             client.send(frame)
             let frames = try await client.framesUntilClosed()
             #expect(try frames.map { try errorBody($0)?.code } == [.unsupportedVersion])
+            #expect(try frames.first.flatMap { try errorBody($0)?.details } == nil)
         }
     }
 
-    @Test("A hello offering no common version: unsupportedVersion, then close")
-    func noCommonVersion() async throws {
+    @Test("A hello offering no common version, or none at all: unsupportedVersion with details.supported, then close",
+          arguments: [[7, 8], []] as [[UInt8]])
+    func noCommonVersion(versions: [UInt8]) async throws {
         try await TestServer.run { server in
             let client = try RawClient(path: server.path)
-            try client.send { try $0.appendHello(Hello(versions: [7, 8], agent: "future"), to: &$1) }
+            try client.send { try $0.appendHello(Hello(versions: versions, agent: "future"), to: &$1) }
             let frames = try await client.framesUntilClosed()
             #expect(try frames.map { try errorBody($0)?.code } == [.unsupportedVersion])
+            #expect(try frames.first.flatMap { try errorBody($0)?.details } == ["supported": "1"])
         }
     }
 

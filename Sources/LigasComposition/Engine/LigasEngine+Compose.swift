@@ -135,7 +135,8 @@ extension LigasEngine {
                 feeds: feedStore, images: imageStore, currentDate: currentDate, policy: policy),
             knownImages: KnownImageURLs(sourceBaseURLs: configuration.sources.map(\.baseURL)),
             cachedImageReferences: CachedImageReferences(store: feedStore),
-            requestBudget: budget.map { budget in (budget, metered.map(\.dataSource.rawValue)) }
+            // Only with a metered provider: `status` then carries `quota` (absent otherwise, PROTOCOL.md §4).
+            requestBudget: metered.isEmpty ? nil : budget.map { budget in (budget, metered.map(\.dataSource.rawValue)) }
         )
     }
 }

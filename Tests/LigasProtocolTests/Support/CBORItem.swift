@@ -4,7 +4,7 @@
 // imports nothing (scripts/fuzz-protocol compiles it together with the library's sources).
 
 /// Any CBOR data item.
-indirect enum CBORItem: Hashable {
+indirect enum CBORItem: Hashable, Sendable {
     case unsigned(UInt64)
     /// The integer -1 - n (major type 1).
     case negative(UInt64)
@@ -21,7 +21,7 @@ indirect enum CBORItem: Hashable {
     case simple(UInt8)
     case float(Double)
 
-    struct Entry: Hashable {
+    struct Entry: Hashable, Sendable {
         var key: CBORItem
         var value: CBORItem
     }

@@ -212,7 +212,7 @@ enum VectorCatalog {
         VectorSpec(
             name: "error-not-found", description: "Request-level error: the team does not exist.",
             requestID: 13,
-            payload: .error(ErrorBody(code: .notFound, message: "no team with id \"emelec-b\"", details: ["team": "emelec-b"]))
+            payload: .error(ErrorBody(code: .notFound, message: "no team with id \"emelec-b\""))
         ),
         VectorSpec(
             name: "error-bad-request", description: "Request-level error with the path of the offending field.",

@@ -23,6 +23,7 @@ struct InstallTests {
         "usr/lib/systemd/catalog/ligasd.catalog": 0o644,
         "usr/share/doc/ligasd/README.md": 0o644,
         "usr/share/doc/ligasd/Protocol/PROTOCOL.md": 0o644,
+        "usr/share/doc/ligasd/Protocol/example-client/ligas_client.py": 0o644,
         "usr/share/doc/ligasd/Benchmarks/HISTORY.md": 0o644,
         "usr/share/bash-completion/completions/ligasd": 0o644,
         "usr/share/bash-completion/completions/ligas-client": 0o644,

@@ -185,10 +185,18 @@ def _item(data, pos, depth):
     if argument == 1 and isinstance(content, (int, float)) and not isinstance(content, bool):
         if not math.isfinite(content):
             raise CBORError("date is not finite", start)
-        return Date(math.floor(content * 1000 + 0.5)), pos  # nearest millisecond (§3.3)
+        return Date(nearest_millisecond(content)), pos
     if argument == 32 and isinstance(content, str):
         return content, pos
     return Tag(argument, content), pos
+
+
+def nearest_millisecond(seconds):
+    """seconds × 1000 to the nearest integer, a half away from zero (§3.3)."""
+    product = seconds * 1000
+    whole = math.floor(abs(product))
+    rounded = whole + (1 if abs(product) - whole >= 0.5 else 0)
+    return int(math.copysign(rounded, product))
 
 
 # ----------------------------------------------------------------------------- frames (§2)
@@ -463,6 +471,12 @@ def check_vectors(folder):
         failures += bool(problems)
         print("%s %s%s" % ("FAIL" if problems else "ok  ", path.name,
                            ": " + "; ".join(problems) if problems else ""))
+    # §3.3's rounding examples: a half away from zero.
+    for seconds, milliseconds in ((0.0005, 1), (-0.0005, -1), (0.0004, 0), (1.0025, 1003)):
+        got = decode(b"\xc1\xfb" + struct.pack(">d", seconds)).ms
+        if got != milliseconds:
+            failures += 1
+            print("FAIL 1(%r) decodes to %d ms, not %d (§3.3)" % (seconds, got, milliseconds))
     print("%d passed, %d failed" % (len(files) - failures, failures))
     return 1 if failures or not files else 0
 
@@ -573,6 +587,15 @@ class SelfTest:
                        "%d previous, %d upcoming, first %s" % (
                            len(result["previous"]), len(result["upcoming"]), dates[0].iso()))
         self.run("matches", matches)
+
+        def standings():
+            result = conn.call("standings", {"league": state["league"]})
+            rows = result["value"]
+            self.check("standings", result["source"] in sources and rows and
+                       [row["rank"] for row in rows] == list(range(1, len(rows) + 1)) and all(
+                           row["played"] == row["won"] + row["drawn"] + row["lost"] for row in rows),
+                       "%d rows, leader %s with %d points" % (len(rows), rows[0]["team"]["id"], rows[0]["points"]))
+        self.run("standings", standings)
 
         def status():
             result = conn.call("status")

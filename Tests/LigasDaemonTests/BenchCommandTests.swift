@@ -17,16 +17,16 @@ struct BenchCommandTests {
             ["cold", "0"],
         ])
     func misuseIsRefused(_ arguments: [String]) async throws {
-        let bench = try ChildProcess(Binaries.url("ligas-bench"), arguments)
-        #expect(try await bench.waitForExit() == 64, "stderr: \(bench.errorOutput)")
+        // Through CommandRun: a bench that took misuse for a run would be stopped, not left measuring.
+        let bench = try await CommandRun.run(Binaries.url("ligas-bench"), arguments, environment: [:])
+        #expect(bench.status == 64, "stderr: \(bench.errorOutput)")
         #expect(bench.errorOutput.contains("Usage:") || bench.errorOutput.contains("Error:"), "stderr: \(bench.errorOutput)")
     }
 
     @Test("A bench whose ligasd never answers fails, and keeps its working directory with ligasd's log, and names it")
     func failedBenchKeepsItsLogs() async throws {
-        let bench = try ChildProcess(Binaries.url("ligas-bench"), ["memory", "--ligasd", "/bin/false"])
-        let status = try await bench.waitForExit()
-        #expect(status != 0)
+        let bench = try await CommandRun.run(Binaries.url("ligas-bench"), ["memory", "--ligasd", "/bin/false"], environment: [:])
+        #expect(bench.status != 0)
         let marker = "failed; the logs are in "
         let line = try #require(bench.errorOutput.split(separator: "\n").first { $0.contains(marker) }, "stderr: \(bench.errorOutput)")
         let kept = URL(fileURLWithPath: String(line[line.range(of: marker)!.upperBound...]))

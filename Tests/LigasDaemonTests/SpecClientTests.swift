@@ -12,17 +12,18 @@ struct SpecClientTests {
     static let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Protocol/example-client/ligas_client.py")
+    /// Debian's (scripts/install-deps installs python3).
+    static let python = URL(fileURLWithPath: "/usr/bin/python3")
 
     @Test("The Python client's self-test passes against ligasd: handshake, every method, a verified stream, cancel, errors, limits, half-close")
     func selfTestPasses() async throws {
         let server = try await LoopbackHTTPServer.start { _ in .file(root: BundledSampleData.baseURL) }
         let daemon = try await RunningDaemon(remote: server.baseURL)
         let outcome = await asyncResult {
-            let run = try ChildProcess(URL(fileURLWithPath: "/usr/bin/python3"), [Self.script.path, "--socket", daemon.socketPath, "selftest"])
-            let output = String(decoding: run.output, as: UTF8.self)
-            #expect(try await run.waitForExit() == 0, "\(output)\(run.errorOutput)")
-            #expect(output.contains(", 0 failed"), "\(output)")
-            #expect(!output.contains("FAIL"), "\(output)")
+            let run = try await CommandRun.run(Self.python, [Self.script.path, "--socket", daemon.socketPath, "selftest"], environment: [:])
+            #expect(run.status == 0, "\(run.text)\(run.errorOutput)")
+            #expect(run.text.contains(", 0 failed"), "\(run.text)")
+            #expect(!run.text.contains("FAIL"), "\(run.text)")
         }
         _ = await daemon.stop()
         try await server.shutdown()
@@ -32,9 +33,8 @@ struct SpecClientTests {
     @Test("The Python client encodes and decodes every golden vector byte for byte")
     func vectorsRoundTrip() async throws {
         let vectors = Self.script.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("vectors")
-        let run = try ChildProcess(URL(fileURLWithPath: "/usr/bin/python3"), [Self.script.path, "vectors", vectors.path])
-        let output = String(decoding: run.output, as: UTF8.self)
-        #expect(try await run.waitForExit() == 0, "\(output)\(run.errorOutput)")
-        #expect(output.contains(" passed, 0 failed"), "\(output)")
+        let run = try await CommandRun.run(Self.python, [Self.script.path, "vectors", vectors.path], environment: [:])
+        #expect(run.status == 0, "\(run.text)\(run.errorOutput)")
+        #expect(run.text.contains(" passed, 0 failed"), "\(run.text)")
     }
 }

@@ -85,10 +85,12 @@ public enum Spawn {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
-        // Every signal at its default and none blocked, as systemd starts a service. A child
-        // inherits the mask of the thread that spawns it, and a Swift cooperative or Dispatch
-        // thread blocks most signals (SIGHUP, SIGINT and SIGTERM among them): before this, every
-        // child of the tests started with them blocked, and a shell's `kill -INT $$` left it alive.
+        // Every signal at its default and none blocked, as systemd starts a service (but for
+        // SIGPIPE, which systemd ignores by default; ligasd sends with MSG_NOSIGNAL anyway). A
+        // child inherits the mask of the thread that spawns it, and a Swift cooperative or
+        // Dispatch thread blocks most signals (SIGHUP, SIGINT and SIGTERM among them): before
+        // this, every child of the tests started with them blocked, and a shell's `kill -INT $$`
+        // left it alive.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

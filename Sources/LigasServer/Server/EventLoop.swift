@@ -33,8 +33,9 @@ import Synchronization
 /// early; a timer on the queue waits for the drain to end (at most 64 rounds).
 final class EventLoop: @unchecked Sendable {
     /// What a registered descriptor is told. `readable` says whether epoll also reported the
-    /// end of the peer's input (`EPOLLRDHUP` or `EPOLLHUP`): that is told once, with the bytes
-    /// that came before it, so a reader that stops at a short read must remember it.
+    /// end of the peer's input (`EPOLLRDHUP` or `EPOLLHUP`). It comes with the bytes that came
+    /// before it, and again only if something else wakes the descriptor: a reader that stops at
+    /// a short read must remember it.
     struct Handlers {
         let readable: (_ inputEnded: Bool) -> Void
         let writable: () -> Void

@@ -97,10 +97,11 @@ struct CBORCursor {
         let text = try stringBytes(at: textOffset, major: .text, key: key())
         // Logo and photo URLs repeat from one response to the next, and parsing one costs
         // more than decoding a whole team: parsed URLs are reused (URLInternTable). Absolute
-        // only (PROTOCOL.md §3.3): a scheme, a letter first, then ':'.
-        guard let url = URLInternTable.shared.url(utf8: text, parse: {
-            URL(string: String(decoding: text, as: UTF8.self)).flatMap { $0.scheme?.first?.isLetter == true ? $0 : nil }
-        }) else {
+        // only (PROTOCOL.md §3.3): a scheme, a letter first, then ':'; checked on every decode,
+        // whoever filled the table.
+        guard let url = URLInternTable.shared.url(utf8: text, parse: { URL(string: String(decoding: text, as: UTF8.self)) }),
+              url.scheme?.first?.isLetter == true
+        else {
             throw CBORDecodingError.invalidValue(reason: "not an absolute URL", path: path(appending: key()))
         }
         return url

@@ -98,13 +98,12 @@ struct OneFinalFrameTests {
         try await TestServer.run(handler: handler) { server in
             let client = try RawClient(path: server.path)
             _ = try await client.hello()
-            // Request 1 holds the event loop, so that request 2 and the end of input are both in
-            // the socket before the server reads again: epoll tells of them in one event.
-            try client.request(1, Call(Methods.Teams.self, TeamsArguments(league: "hold")))
-            await handler.held.entered.wait()
-            try client.request(2, Call(Methods.Ping.self))
-            client.shutdownWrite()
-            handler.held.release()
+            // Request 2 and the end of input are both in the socket before the server reads
+            // again: epoll tells of them in one event.
+            try await holdingTheLoop(client, handler) {
+                try client.request(2, Call(Methods.Ping.self))
+                client.shutdownWrite()
+            }
 
             let frames = try await client.framesUntilClosed()
             #expect(frames.map(\.requestID) == [1, 2])
@@ -118,15 +117,14 @@ struct OneFinalFrameTests {
         try await TestServer.run(handler: handler) { server in
             let client = try RawClient(path: server.path)
             _ = try await client.hello()
-            // Request 1 holds the event loop, so request 2 stays unread in the socket until
-            // after the server has begun to stop; request 1 then ends, leaving nothing in flight.
-            try client.request(1, Call(Methods.Teams.self, TeamsArguments(league: "hold")))
-            await handler.held.entered.wait()
-            server.server.stopTakingRequests()
-            try client.request(2, Call(Methods.Ping.self))
-            // Refused before its payload is judged: shuttingDown, not unknownMethod (PROTOCOL.md §6).
-            try client.requestUnknownMethod(3)
-            handler.held.release()
+            // Request 2 stays unread in the socket until after the server has begun to stop;
+            // request 1 then ends, leaving nothing in flight.
+            try await holdingTheLoop(client, handler) {
+                server.server.stopTakingRequests()
+                try client.request(2, Call(Methods.Ping.self))
+                // Refused before its payload is judged: shuttingDown, not unknownMethod (PROTOCOL.md §6).
+                try client.requestUnknownMethod(3)
+            }
 
             var answers: [UInt32: [String]] = [:]
             for frame in try await client.framesUntilClosed() {
@@ -135,5 +133,14 @@ struct OneFinalFrameTests {
             #expect(answers == [1: ["response"], 2: ["shuttingDown"], 3: ["shuttingDown"]])
             #expect(server.log.written.first { $0.requestID == 2 }?.errorCode == .shuttingDown)
         }
+    }
+
+    /// Sends request 1, which holds the server's event loop ("hold"), runs `meanwhile` while it
+    /// is held (what the client sends then stays unread in the socket), then lets the loop go.
+    private func holdingTheLoop(_ client: RawClient, _ handler: ScriptedHandler, meanwhile: () throws -> Void) async throws {
+        try client.request(1, Call(Methods.Teams.self, TeamsArguments(league: "hold")))
+        await handler.held.entered.wait()
+        try meanwhile()
+        handler.held.release()
     }
 }

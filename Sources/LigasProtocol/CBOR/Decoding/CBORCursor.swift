@@ -96,12 +96,8 @@ struct CBORCursor {
         let textOffset = head.major == .tag && head.argument == CBORConstant.uriTag ? head.end : offset
         let text = try stringBytes(at: textOffset, major: .text, key: key())
         // Logo and photo URLs repeat from one response to the next, and parsing one costs
-        // more than decoding a whole team: parsed URLs are reused (URLInternTable). Absolute
-        // only (PROTOCOL.md §3.3): a scheme, a letter first, then ':'; checked on every decode,
-        // whoever filled the table.
-        guard let url = URLInternTable.shared.url(utf8: text, parse: { URL(string: String(decoding: text, as: UTF8.self)) }),
-              url.scheme?.first?.isLetter == true
-        else {
+        // more than decoding a whole team: parsed URLs are reused (URLInternTable).
+        guard let url = URLInternTable.shared.url(utf8: text) else {
             throw CBORDecodingError.invalidValue(reason: "not an absolute URL", path: path(appending: key()))
         }
         return url

@@ -2,9 +2,9 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// Process-wide, bounded memo of `URL(string:)` by the URL's UTF-8 bytes: parsing a URL is
-/// the most expensive step of decoding a response, and the same logo and photo URLs arrive
-/// again and again. A hit costs a hash, a lookup and a memcmp, without building a String; a
+/// Process-wide, bounded memo of the wire's URLs (`absoluteURL`) by their UTF-8 bytes: parsing
+/// a URL is the most expensive step of decoding a response, and the same logo and photo URLs
+/// arrive again and again. A hit costs a hash, a lookup and a memcmp, without building a String; a
 /// full table is simply emptied (no LRU bookkeeping), so memory stays bounded.
 final class URLInternTable: Sendable {
     static let shared = URLInternTable()
@@ -14,14 +14,21 @@ final class URLInternTable: Sendable {
     /// collides with a remembered one is parsed (and then remembered instead).
     private let entries = Mutex<[Int: (bytes: [UInt8], url: URL)]>([:])
 
-    /// The URL for `bytes`, parsing (and remembering) it with `parse` on a miss.
-    func url(utf8 bytes: UnsafeBufferPointer<UInt8>, parse: () -> URL?) -> URL? {
+    /// A URL as the wire has it (PROTOCOL.md §3.3): absolute, a scheme (a letter first) then
+    /// ':'; nil for any other text.
+    static func absoluteURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), url.scheme?.first?.isLetter == true else { return nil }
+        return url
+    }
+
+    /// `absoluteURL` of the text `bytes`, parsed (and remembered) on a miss.
+    func url(utf8 bytes: UnsafeBufferPointer<UInt8>) -> URL? {
         let hash = Self.hash(bytes)
         if let entry = entries.withLock({ $0[hash] }), entry.bytes.count == bytes.count,
            memcmp(entry.bytes, bytes.baseAddress!, bytes.count) == 0 {
             return entry.url
         }
-        guard let url = parse() else { return nil }
+        guard let url = Self.absoluteURL(String(decoding: bytes, as: UTF8.self)) else { return nil }
         entries.withLock { entries in
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
             entries[hash] = (Array(bytes), url)

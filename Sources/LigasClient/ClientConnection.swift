@@ -151,9 +151,27 @@ final class ClientConnection: @unchecked Sendable {
 
     // MARK: - Handshake
 
+    /// Cancellable: a daemon that accepted but never answers (stopped, wedged, not ligasd) must
+    /// not hold the caller past its timeout or Ctrl-C. A cancelled handshake leaves the
+    /// connection failed (there is no session to go on with) and throws `CancellationError`.
     func start(hello: Hello) async throws -> NegotiatedSession {
+        try await withTaskCancellationHandler {
+            try await sendHello(hello)
+        } onCancel: {
+            queue.async { [self] in
+                guard let waiter = helloWaiter else { return }
+                helloWaiter = nil
+                waiter.resume(throwing: CancellationError())
+                fail(.connectionClosed)
+            }
+        }
+    }
+
+    private func sendHello(_ hello: Hello) async throws -> NegotiatedSession {
         try await withCheckedThrowingContinuation { continuation in
             queue.sync { [self] in
+                // Cancelled before this ran: the handler above found no waiter.
+                if Task.isCancelled { return continuation.resume(throwing: CancellationError()) }
                 decoder = FrameDecoder(maxFrameSize: Int(hello.maxFrameSize))
                 sentHello = hello
                 helloWaiter = continuation

@@ -59,7 +59,7 @@ struct ClientOptions: ParsableArguments {
             let details = (body.details ?? [:]).sorted { $0.key < $1.key }.map { " (\($0.key): \($0.value))" }.joined()
             return "\(body.code): \(body.message)\(details)"
         case ClientError.timedOut:
-            return timeout.map { "ligasd did not answer within \(seconds($0)) (--timeout)" } ?? ClientError.timedOut.description
+            return timeout.map { "no complete answer from ligasd within \(seconds($0)) (--timeout)" } ?? ClientError.timedOut.description
         default:
             return "\(error)"
         }

@@ -250,6 +250,34 @@ struct ClientCommandTests {
         try outcome.get()
     }
 
+    @Test("A socket that takes the connection but never says hello (a stopped daemon): --timeout gives up with exit 5, Ctrl-C with 130")
+    func silentDaemon() async throws {
+        let directory = TemporaryDirectory()
+        // Listening, never accepting: the kernel completes a connection and takes the hello. One
+        // socket each: a connection stays pending after its client has gone.
+        func silentSocket(_ name: String) throws -> (path: String, listener: UnixSocket) {
+            let path = directory.url.appendingPathComponent(name).path
+            return (path, try UnixSocket.listening(at: path))
+        }
+
+        let (timing, timingListener) = try silentSocket("timeout.sock")
+        let timedOut = try await CommandRun.client(["--timeout", "1", "ping"], socket: timing)
+        #expect(timedOut.status == 5, "\(timedOut.errorOutput)")
+        #expect(timedOut.errorOutput == "ligas-client: no complete answer from ligasd within 1 s (--timeout)\n")
+        withExtendedLifetime(timingListener) {}
+
+        let (path, listener) = try silentSocket("interrupt.sock")
+        let run = try ChildProcess(Binaries.url("ligas-client"), ["ping"], environment: ["LIGAS_SOCKET": path])
+        defer { Task { await run.stop() } }
+        try await poll("ligas-client to connect") {
+            var waiting = pollfd(fd: listener.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            return Glibc.poll(&waiting, 1, 0) > 0 ? true : nil
+        }
+        run.signal(SIGINT)
+        #expect(try await run.waitForExit() == 130, "\(run.errorOutput)")
+        #expect(run.errorOutput == "ligas-client: interrupted\n")
+    }
+
     // MARK: - Exit codes
 
     @Test("Exit 69 when nothing listens at the socket path: no file, or a stale socket file")

@@ -11,13 +11,14 @@ struct RemoteOverLoopbackHTTPTests {
     static let teamsJSON = json(#"{"teams":[{"id":"emelec","name":"Emelec","logo":"images/teams/emelec.png"}]}"#)
 
     func withRemote(
-        readTimeout: TimeAmount = .seconds(10), maxBodyBytes: Int = 4096,
+        readTimeout: TimeAmount = .seconds(10), requestTimeout: TimeAmount = .seconds(60), maxBodyBytes: Int = 4096,
         _ reply: @escaping @Sendable (String) -> LoopbackHTTPServer.Reply,
         _ body: (RemoteFeedLoader<String, [Team]>, LoopbackHTTPServer) async throws -> Void
     ) async throws {
         let server = try await LoopbackHTTPServer.start(reply)
         var limits = AsyncHTTPClientAdapter.Limits()
         limits.readTimeout = readTimeout
+        limits.requestTimeout = requestTimeout
         let client = AsyncHTTPClientAdapter(limits: limits)
         let catalog = RemoteCatalog(sources: [RemoteSource(dataSource: .ligasREST, baseURL: server.baseURL)])
         let loader = RemoteFeedLoader<String, [Team]>(
@@ -51,10 +52,12 @@ struct RemoteOverLoopbackHTTPTests {
         }
     }
 
-    @Test("Invalid JSON: invalid data")
+    @Test("Invalid JSON: invalid data, naming the remote with its port and the path")
     func invalidJSON() async throws {
-        try await withRemote({ _ in .ok(json("{\"teams\": [oops"), contentType: "application/json") }) { loader, _ in
-            await #expect(throws: LigasError.invalidData("malformed JSON")) { try await loader.load("serie-a") }
+        try await withRemote({ _ in .ok(json("{\"teams\": [oops"), contentType: "application/json") }) { loader, server in
+            await #expect(throws: LigasError.invalidData("malformed JSON in 127.0.0.1:\(server.port)'s answer for /leagues/serie-a/teams.json")) {
+                try await loader.load("serie-a")
+            }
         }
     }
 
@@ -63,6 +66,20 @@ struct RemoteOverLoopbackHTTPTests {
         try await withRemote(readTimeout: .milliseconds(200), { _ in .stall }) { loader, server in
             let why = try await Self.connectivityMessage { try await loader.load("serie-a") }
             #expect(why == "no answer from 127.0.0.1:\(server.port) within 0.2 s")
+        }
+    }
+
+    @Test(
+        "A body trickled a byte at a time, no read ever waiting long: connectivity once the whole request passes its limit, 'HOST:PORT did not complete the response within N s'",
+        .timeLimit(.minutes(1)))
+    func trickledPastTheRequestLimit() async throws {
+        // A byte every 0.1 s, ten times within the read timeout; the last second of the request is
+        // read against its deadline, the two before are not.
+        try await withRemote(readTimeout: .seconds(1), requestTimeout: .seconds(3), { _ in
+            .trickle(first: json("{"), chunk: json(" "), every: .milliseconds(100), contentType: "application/json")
+        }) { loader, server in
+            let why = try await Self.connectivityMessage { try await loader.load("serie-a") }
+            #expect(why == "127.0.0.1:\(server.port) did not complete the response within 3 s")
         }
     }
 

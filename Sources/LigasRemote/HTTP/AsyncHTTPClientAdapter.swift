@@ -41,8 +41,9 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
         var request = HTTPClientRequest(url: url.absoluteString)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response: HTTPClientResponse
+        let deadline = NIODeadline.now() + limits.requestTimeout
         do {
-            response = try await client.execute(request, timeout: limits.requestTimeout)
+            response = try await client.execute(request, deadline: deadline)
         } catch {
             throw RemoteFailure.transfer(error, url: url, limits: failureLimits)
         }
@@ -54,7 +55,7 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
             contentLength: contentLength,
             headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         )
-        return (head, LimitedBody(base: response.body, maxBytes: maxBodyBytes, url: url, limits: failureLimits))
+        return (head, LimitedBody(base: response.body, deadline: deadline, maxBytes: maxBodyBytes, url: url, limits: failureLimits))
     }
 
     private var failureLimits: RemoteFailure.Limits {
@@ -63,20 +64,23 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
             requestTimeout: limits.requestTimeout, maxRedirects: limits.maxRedirects)
     }
 
-    /// AsyncHTTPClient's body as `Data` chunks, refusing more than `maxBytes` in total.
+    /// AsyncHTTPClient's body as `Data` chunks, refusing more than `maxBytes` in total, and any
+    /// byte after the request's deadline (see `BodyReader`).
     struct LimitedBody: AsyncSequence, Sendable {
         typealias Element = Data
         let base: HTTPClientResponse.Body
+        let deadline: NIODeadline
         let maxBytes: Int
         let url: URL
         let limits: RemoteFailure.Limits
 
         func makeAsyncIterator() -> Iterator {
-            Iterator(base: base.makeAsyncIterator(), maxBytes: maxBytes, url: url, limits: limits)
+            Iterator(base: BodyReader(base.makeAsyncIterator()), deadline: deadline, maxBytes: maxBytes, url: url, limits: limits)
         }
 
         struct Iterator: AsyncIteratorProtocol {
-            var base: HTTPClientResponse.Body.AsyncIterator
+            let base: BodyReader
+            let deadline: NIODeadline
             let maxBytes: Int
             let url: URL
             let limits: RemoteFailure.Limits
@@ -85,7 +89,7 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
             mutating func next() async throws -> Data? {
                 let buffer: ByteBuffer?
                 do {
-                    buffer = try await base.next()
+                    buffer = try await base.next(before: deadline, readTimeout: limits.readTimeout)
                 } catch {
                     throw RemoteFailure.transfer(error, url: url, limits: limits)
                 }
@@ -93,6 +97,36 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
                 received += buffer.readableBytes
                 guard received <= maxBytes else { throw RemoteFailure.bodyTooLarge(maxBytes, url: url) }
                 return Data(buffer: buffer, byteTransferStrategy: .noCopy)
+            }
+        }
+    }
+
+    /// Reads the body before the request's deadline. AsyncHTTPClient's deadline ends with the
+    /// head, and its read timeout with each silence: a remote that trickles a byte a second trips
+    /// neither and would hold the request (and a daemon draining for shutdown) for ever.
+    ///
+    /// `@unchecked Sendable`: one consumer, one `next` at a time (the body is single-pass).
+    final class BodyReader: @unchecked Sendable {
+        private var iterator: HTTPClientResponse.Body.AsyncIterator
+
+        init(_ iterator: HTTPClientResponse.Body.AsyncIterator) {
+            self.iterator = iterator
+        }
+
+        func next(before deadline: NIODeadline, readTimeout: TimeAmount) async throws -> ByteBuffer? {
+            let remaining = deadline - .now()
+            guard remaining > .zero else { throw HTTPClientError.deadlineExceeded }
+            // Until the deadline is nearer than the read timeout, a read that would outlast it
+            // fails by the read timeout first: no timer needed, and none paid for per chunk.
+            if remaining > readTimeout { return try await iterator.next() }
+            return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+                group.addTask { try await self.iterator.next() }
+                group.addTask {
+                    try await Task.sleep(for: .nanoseconds(remaining.nanoseconds))
+                    throw HTTPClientError.deadlineExceeded
+                }
+                defer { group.cancelAll() }
+                return try await group.next()!
             }
         }
     }

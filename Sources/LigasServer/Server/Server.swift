@@ -41,7 +41,9 @@ public final class Server: @unchecked Sendable {
     /// ran); only then may it be closed.
     private var acceptSourceGone = false
     private var acceptSourceWaiters: [CheckedContinuation<Void, Never>] = []
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Whoever waits for the last connection to close (`waitUntilNoConnections`), by number.
+    private var idleWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+    private var nextIdleWaiter: UInt64 = 0
     private var idleTimer: (any DispatchSourceTimer)?
     private var onIdle: (@Sendable () -> Void)?
     private var idleAfter: Duration?
@@ -98,16 +100,9 @@ public final class Server: @unchecked Sendable {
     /// finish, then whatever is left is closed. Returns when every connection is gone.
     public func shutdown(grace: Duration) async {
         stopTakingRequests()
-        let drained = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await self.waitUntilNoConnections(); return true }
-            group.addTask { try? await Task.sleep(for: grace); return false }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        if !drained {
+        if await !waitUntilNoConnections(within: grace) {
             queue.sync { Array(connections.values) }.forEach { $0.forceClose() }
-            await waitUntilNoConnections()
+            _ = await waitUntilNoConnections()
         }
         loop.close()
         requestLog.flush()
@@ -149,10 +144,21 @@ public final class Server: @unchecked Sendable {
         open.forEach { $0.refuseNewRequests() }
     }
 
-    private func waitUntilNoConnections() async {
+    /// Whether every connection closed, at the latest `within` (nil: however long it takes). A
+    /// timer on the queue, not a task racing a sleep: a task group would wait for the waiting
+    /// child, which nothing cancels, and the grace would end only when the drain did (a remote
+    /// fetch that never ends held ligasd for ever).
+    private func waitUntilNoConnections(within grace: Duration? = nil) async -> Bool {
         await withCheckedContinuation { continuation in
             queue.async { [self] in
-                if connections.isEmpty { continuation.resume() } else { idleWaiters.append(continuation) }
+                if connections.isEmpty { return continuation.resume(returning: true) }
+                nextIdleWaiter += 1
+                let waiter = nextIdleWaiter
+                idleWaiters[waiter] = continuation
+                guard let grace else { return }
+                queue.asyncAfter(deadline: .now() + grace.dispatchInterval) { [self] in
+                    idleWaiters.removeValue(forKey: waiter)?.resume(returning: false)
+                }
             }
         }
     }
@@ -273,7 +279,7 @@ public final class Server: @unchecked Sendable {
                 // Not while shutting down: the process is about to end anyway. Before the
                 // waiters: whoever waited for the last connection sees the hook done (or skipped).
                 if !stopping.load(ordering: .relaxed) { whenLastClosed?() }
-                idleWaiters.forEach { $0.resume() }
+                idleWaiters.values.forEach { $0.resume(returning: true) }
                 idleWaiters.removeAll()
             }
             scheduleIdleExitIfIdle()

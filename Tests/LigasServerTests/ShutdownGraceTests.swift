@@ -1,0 +1,27 @@
+import Foundation
+import LigasProtocol
+import LigasServer
+import LigasTestSupport
+import Testing
+
+/// `Server.shutdown(grace:)`: requests in flight get the grace, and no more.
+@Suite("Server: stopping within the grace")
+struct ShutdownGraceTests {
+    @Test("A request that never ends (a remote that trickles for ever): once the grace runs out its connection is closed, without an answer, and the stop completes")
+    func graceRunsOut() async throws {
+        let handler = ScriptedHandler()
+        let server = try TestServer(handler: handler)
+        defer { handler.gate.open() }  // lets the abandoned request's task end
+        let client = try RawClient(path: server.path)
+        _ = try await client.hello()
+        try client.request(1, Call(Methods.Teams.self, TeamsArguments(league: "slow")))  // waits for the gate
+        try await server.waitFor("the request in flight") { $0.inFlightRequests == 1 }
+
+        let stopped = Task { await server.server.shutdown(grace: .milliseconds(200)) }
+        // The connection closes once the grace is over: before the fix, only once the request ended.
+        let frames = try await client.framesUntilClosed()
+        #expect(frames.isEmpty, "\(frames.map(\.kind))")
+        await stopped.value
+        #expect(server.server.statistics().openConnections == 0)
+    }
+}

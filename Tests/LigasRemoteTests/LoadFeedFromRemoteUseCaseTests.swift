@@ -68,10 +68,12 @@ struct LoadFeedFromRemoteUseCaseTests {
         await #expect(throws: LigasError.invalidData("ligas.test:443 answered HTTP \(status) for /v1/leagues/serie-a/teams.json")) { try await teamsLoader().load("serie-a") }
     }
 
-    @Test("Delivers invalid data on 200 with invalid JSON")
+    @Test("Delivers invalid data on 200 with invalid JSON, saying where it came from")
     func invalidJSON() async {
         client.complete(status: 200, body: json("<html>"))
-        await #expect(throws: LigasError.invalidData("malformed JSON")) { try await teamsLoader().load("serie-a") }
+        await #expect(throws: LigasError.invalidData("malformed JSON in ligas.test:443's answer for /v1/leagues/serie-a/teams.json")) {
+            try await teamsLoader().load("serie-a")
+        }
     }
 
     @Test("Delivers the client's connectivity error")

@@ -40,17 +40,47 @@ struct LoadImageDataFromRemoteUseCaseTests {
         }
     }
 
-    @Test("Invalid data: neither an image content type nor image magic bytes")
+    @Test("Invalid data: neither an image content type nor image magic bytes, said with where it came from")
     func notAnImage() async throws {
-        try await withImageServer({ _ in .ok(json("<html>nope</html>"), contentType: "text/html") }) { loader, url, _ in
-            await #expect(throws: LigasError.invalidData("not an image (content type text/html)")) { try await loader.load(url) }
+        try await withImageServer({ _ in .ok(json("<html>nope</html>"), contentType: "text/html") }) { loader, url, server in
+            await #expect(throws: LigasError.invalidData(
+                "not an image (content type text/html) in 127.0.0.1:\(server.port)'s answer for /logo.png")) { try await loader.load(url) }
         }
+    }
+
+    @Test("Invalid data: an error page labelled image/png, a format known by its bytes, without them")
+    func labelledButNotAnImage() async throws {
+        try await withImageServer({ _ in .ok(json("<html>nope</html>"), contentType: "image/png") }) { loader, url, server in
+            await #expect(throws: LigasError.invalidData(
+                "not an image (content type image/png, but not its bytes) in 127.0.0.1:\(server.port)'s answer for /logo.png")) {
+                try await loader.load(url)
+            }
+        }
+    }
+
+    @Test("Accepts a format not known by its bytes (SVG) on its image content type")
+    func formatWithoutSignature() async throws {
+        try await withImageServer({ _ in .ok(json("<svg xmlns='http://www.w3.org/2000/svg'/>"), contentType: "image/svg+xml") }) { loader, url, _ in
+            let loaded = try await loader.load(url)
+            #expect(loaded.value.contentType == "image/svg+xml")
+        }
+    }
+
+    @Test("Recognises the magic bytes even when they arrive split over several pieces of the body")
+    func signatureInPieces() async throws {
+        let client = HTTPClientSpy()
+        client.complete(status: 200, contentType: "application/octet-stream", body: Fixtures.png, chunkSize: 3)
+        let loaded = try await RemoteImageLoader(client: client).load(URL(string: "https://ligas.test/logo.png")!)
+        #expect(loaded.value.contentType == "image/png")
+        #expect(try await loaded.value.collect().bytes == Fixtures.png)
     }
 
     @Test("Invalid data: an empty body")
     func empty() async throws {
-        try await withImageServer({ _ in .ok(Data(), contentType: "image/png") }) { loader, url, _ in
-            await #expect(throws: LigasError.invalidData("empty image")) { try await loader.load(url) }
+        try await withImageServer({ _ in .ok(Data(), contentType: "image/png") }) { loader, url, server in
+            await #expect(throws: LigasError.invalidData("empty image in 127.0.0.1:\(server.port)'s answer for /logo.png")) {
+                try await loader.load(url)
+            }
         }
     }
 

@@ -115,6 +115,14 @@ struct PayloadMapperTests {
         }
     }
 
+    @Test("Invalid data: a value outside the contract's list is named with its path and the value, in plain words")
+    func unknownValue() {
+        #expect(throws: LigasError.invalidData("bad value at players[0].position: unknown value 'striker'")) {
+            try RemoteContract.ligasREST.mapper.players(
+                from: json(#"{"players":[{"id":"a","name":"A","position":"striker"}]}"#), in: restContext)
+        }
+    }
+
     @Test("Invalid data: an empty image reference is not a URL")
     func emptyLogo() {
         #expect(throws: LigasError.invalidData("logo is not a URL: ")) {

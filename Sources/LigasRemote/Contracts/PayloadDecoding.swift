@@ -34,6 +34,14 @@ enum PayloadDecoding {
         return url
     }
 
+    /// Foundation's words for a value outside an enum ("Cannot initialize Position from invalid
+    /// String value striker") name a Swift type; users get "unknown value 'striker'". Our own
+    /// descriptions ("not an ISO 8601 date: …") stay as they are.
+    static func plain(_ description: String) -> String {
+        guard description.hasPrefix("Cannot initialize "), let value = description.firstRange(of: " value ") else { return description }
+        return "unknown value '\(description[value.upperBound...])'"
+    }
+
     static func describe(_ error: DecodingError) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {
             codingPath.reduce(into: "") { result, key in
@@ -52,7 +60,7 @@ enum PayloadDecoding {
             return "null at \(path(context.codingPath)): expected \(type)"
         case .dataCorrupted(let context):
             return context.codingPath.isEmpty
-                ? "malformed JSON" : "bad value at \(path(context.codingPath)): \(context.debugDescription)"
+                ? "malformed JSON" : "bad value at \(path(context.codingPath)): \(plain(context.debugDescription))"
         @unknown default:
             return "undecodable payload"
         }

@@ -17,6 +17,7 @@ import NIOPosix
 ///     too many redirects (more than 3) from http://127.0.0.1:8123/leagues/serie-a/teams.json
 ///     127.0.0.1:8123 answered HTTP 500 for /leagues/serie-a/teams.json
 ///     no answer from 127.0.0.1:8123 within 10 s
+///     missing field teams[0].logo in 127.0.0.1:8123's answer for /leagues/serie-a/teams.json
 public enum RemoteFailure {
     /// The timeouts and limits a request ran under, to name them in messages.
     struct Limits: Sendable {
@@ -73,6 +74,14 @@ public enum RemoteFailure {
     static func status(_ status: Int, url: URL) -> LigasError {
         let message = url.isFileURL ? "no file \(url.path) (HTTP \(status))" : "\(origin(of: url)) answered HTTP \(status) for \(url.path)"
         return status == 404 || status == 410 ? .notFound(message) : .invalidData(message)
+    }
+
+    /// A payload that breaks its source's contract (`what`, from the mapper: "missing field
+    /// teams[1].logo"), said with where it came from.
+    static func contractBroken(_ what: String, urls: [URL]) -> LigasError {
+        guard let first = urls.first else { return .invalidData(what) }
+        let paths = urls.map(\.path).joined(separator: " and ")
+        return first.isFileURL ? .invalidData("\(what) in \(paths)") : .invalidData("\(what) in \(origin(of: first))'s answer for \(paths)")
     }
 
     /// A body over the cap, announced or actual.

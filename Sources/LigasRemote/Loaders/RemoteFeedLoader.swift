@@ -3,7 +3,7 @@ import LigasDomain
 
 /// Use case "Load feed from remote": GET each part of the feed, check the status, map the payloads.
 ///
-/// - 200: the mapped value, or `invalidData` naming what is wrong with the payload.
+/// - 200: the mapped value, or `invalidData` naming what is wrong with the payload, and where.
 /// - A status the contract reads as "nothing here" (FlashLive's 404 for results or fixtures):
 ///   that part is absent.
 /// - 404: `notFound`. Any other status: `invalidData`.
@@ -40,7 +40,11 @@ public struct RemoteFeedLoader<Key: Hashable & Sendable, Resource: Sendable>: Lo
             try RemoteStatus.check(head.status, url: url)
             parts.append(body)
         }
-        return Loaded(try map(parts, request), from: .remote)
+        do {
+            return Loaded(try map(parts, request), from: .remote)
+        } catch LigasError.invalidData(let what) {
+            throw RemoteFailure.contractBroken(what, urls: request.urls)
+        }
     }
 }
 

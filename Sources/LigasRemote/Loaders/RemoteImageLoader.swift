@@ -4,9 +4,10 @@ import LigasDomain
 /// Use case "Load image data from remote": download and validate, streaming.
 ///
 /// Validation, as the specs ask: HTTP 200, non-empty, within the size cap, and either an image
-/// content type or image magic bytes. The first chunk is read before the stream is handed out,
-/// so an empty or non-image body fails the load itself rather than the middle of a stream. The
-/// cap is enforced on the announced length up front and on the bytes as they arrive.
+/// content type or image magic bytes; a content type whose format has magic bytes we know (PNG,
+/// JPEG, GIF, WebP) must come with them. The first bytes are read before the stream is handed
+/// out, so an empty or non-image body fails the load itself rather than the middle of a stream.
+/// The cap is enforced on the announced length up front and on the bytes as they arrive.
 public struct RemoteImageLoader: Loader {
     public static let defaultMaxBytes = 32 * 1024 * 1024
 
@@ -21,19 +22,26 @@ public struct RemoteImageLoader: Loader {
     public func load(_ url: URL) async throws -> Loaded<ImageStream> {
         let (head, body) = try await client.get(url, headers: ["Accept": "image/*"], maxBodyBytes: maxBytes)
         try RemoteStatus.check(head.status, url: url)
-        guard head.contentLength != 0 else { throw LigasError.invalidData("empty image") }
+        func invalid(_ what: String) -> LigasError { RemoteFailure.contractBroken(what, urls: [url]) }
+        guard head.contentLength != 0 else { throw invalid("empty image") }
 
+        // Enough bytes to know the format by, however small the pieces they arrive in.
         let rest = SingleConsumerIterator(body.makeAsyncIterator())
-        guard let first = try await rest.next(), !first.isEmpty else {
-            throw LigasError.invalidData("empty image")
-        }
+        var first = Data()
+        while first.count < ImageSignature.prefixLength, let chunk = try await rest.next() { first.append(chunk) }
+        guard !first.isEmpty else { throw invalid("empty image") }
+        let sniffed = ImageSignature.contentType(ofPrefix: first)
         let contentType: String
         if ImageSignature.isImageContentType(head.contentType), let declared = head.contentType {
+            // A format we know by its bytes must have them: an error page labelled image/png is no logo.
+            if sniffed == nil, ImageSignature.isRecognisable(declared) {
+                throw invalid("not an image (content type \(declared), but not its bytes)")
+            }
             contentType = declared
-        } else if let sniffed = ImageSignature.contentType(ofPrefix: first) {
+        } else if let sniffed {
             contentType = sniffed
         } else {
-            throw LigasError.invalidData("not an image (content type \(head.contentType ?? "none"))")
+            throw invalid("not an image (content type \(head.contentType ?? "none"))")
         }
         let stream = ImageStream(
             contentType: contentType, expectedLength: head.contentLength,

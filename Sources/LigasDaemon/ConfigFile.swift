@@ -26,7 +26,7 @@ enum ConfigFile {
             }
             let name = line[..<equals].trimmingWhitespace()
             guard let setting = DaemonSetting.named(name) else {
-                throw ConfigurationError(key: "line \(number + 1)", value: name, expected: "a LIGASD_* setting name")
+                throw ConfigurationError(key: "line \(number + 1)", value: name, expected: "a known LIGASD_* setting name (ligasd --help lists them)")
             }
             var value = line[line.index(after: equals)...].trimmingWhitespace()
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }

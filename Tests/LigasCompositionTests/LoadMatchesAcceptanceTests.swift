@@ -40,7 +40,7 @@ struct RemoteFirstAcceptanceTests {
                 let loaded = try await engine.matches(league: "serie-a")
                 #expect(loaded.origin == .cache)
                 #expect(try environment.cachedValue(Matches.self, "matches/serie-a") == loaded.value)
-                #expect(environment.logs.messages.contains("remote failed; falling back to cached matches"))
+                #expect(environment.logs.messages.contains("remote failed; cached matches answered instead"))
             } else {
                 await #expect { try await engine.matches(league: "serie-a") } throws: { error in
                     if case LigasError.connectivity = error { return true } else { return false }

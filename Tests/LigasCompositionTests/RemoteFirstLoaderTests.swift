@@ -63,19 +63,21 @@ struct RemoteFirstLoaderTests {
         let reported = Shared<[String]>([])
         let sut = RemoteFirstLoader(
             remote: Stub(failingWith: LigasError.invalidData("HTTP 500")), cache: Stub(delivering: cachedTeams, from: .cache),
-            budget: { await Gate().wait() }, onRemoteFailure: { key, _ in reported.withLock { $0.append(key) } })
+            budget: { await Gate().wait() }, onCacheStoodIn: { key, _ in reported.withLock { $0.append(key) } })
 
         #expect(try await sut.load("serie-a") == Loaded(cachedTeams, from: .cache))
         #expect(reported.value == ["serie-a"])
     }
 
-    @Test("Both fail: the remote's error names what happened, not 'no cache'")
+    @Test("Both fail: the remote's error names what happened, not 'no cache', and no cache is reported to have stood in")
     func bothFail() async {
+        let reported = Shared<[String]>([])
         let sut = RemoteFirstLoader(
             remote: Stub(failingWith: LigasError.notFound("HTTP 404")), cache: Stub(failingWith: LigasError.noCache),
-            budget: { await Gate().wait() })
+            budget: { await Gate().wait() }, onCacheStoodIn: { key, _ in reported.withLock { $0.append(key) } })
 
         await #expect(throws: LigasError.notFound("HTTP 404")) { try await sut.load("no-such-league") }
+        #expect(reported.value.isEmpty)
     }
 
     @Test("A caller cancelled while waiting for the remote cancels the fetch")

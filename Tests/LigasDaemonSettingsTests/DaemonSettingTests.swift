@@ -119,7 +119,7 @@ struct DaemonSettingTests {
         let directory = TemporaryDirectory()
         let file = directory.url.appendingPathComponent("ligasd.conf")
         try "LIGASD_MAX_CONNECTIONS=1\nLIGASD_MAX_CONECTIONS=2\n".write(to: file, atomically: true, encoding: .utf8)
-        #expect(throws: ConfigurationError(key: "line 2", value: "LIGASD_MAX_CONECTIONS", expected: "a LIGASD_* setting name")) {
+        #expect(throws: ConfigurationError(key: "line 2", value: "LIGASD_MAX_CONECTIONS", expected: "a known LIGASD_* setting name (ligasd --help lists them)")) {
             try DaemonConfiguration.resolve(environment: [:], configFile: file.path)
         }
         try "LIGASD_MAX_CONNECTIONS\n".write(to: file, atomically: true, encoding: .utf8)

@@ -120,8 +120,8 @@ extension LigasEngine {
             matchesLoader: .remoteFirst(
                 remote: cachedRemote(remoteMatches, into: matchesCache), cache: matchesCache,
                 budget: RemoteFirstLoader<String, Matches>.sleeping(configuration.remoteFirstBudget),
-                onRemoteFailure: { league, error in
-                    logger.notice("remote failed; falling back to cached matches", metadata: [
+                onCacheStoodIn: { league, error in
+                    logger.notice("remote failed; cached matches answered instead", metadata: [
                         "league": "\(league)", "error": "\(error)",
                     ].merging(remoteFallbackMetadata) { $1 })
                 }).sharingFlights(),

@@ -46,9 +46,9 @@ extension PolicyRoutingLoader {
     public static func remoteFirst(
         remote: any Loader<Key, Value>, cache: any Loader<Key, Value>,
         budget: @escaping @Sendable () async -> Void,
-        onRemoteFailure: @escaping @Sendable (Key, any Error) -> Void = { _, _ in }
+        onCacheStoodIn: @escaping @Sendable (Key, any Error) -> Void = { _, _ in }
     ) -> Self {
-        let standard = RemoteFirstLoader(remote: remote, cache: cache, budget: budget, onRemoteFailure: onRemoteFailure)
+        let standard = RemoteFirstLoader(remote: remote, cache: cache, budget: budget, onCacheStoodIn: onCacheStoodIn)
         return Self(default: standard, refresh: remote, offline: cache)
     }
 }

@@ -12,22 +12,24 @@ import Synchronization
 ///   happened; "nothing cached" is only news to an `offline` caller.
 ///
 /// `budget` returns when the budget is spent: a sleep in production, a gate in unit tests.
+/// `onCacheStoodIn` hears of each remote failure the cache answered for (never of one it could
+/// not: the caller gets that error).
 public struct RemoteFirstLoader<Key: Hashable & Sendable, Value: Sendable>: Loader {
     private let remote: any Loader<Key, Value>
     private let cache: any Loader<Key, Value>
     private let budget: @Sendable () async -> Void
-    private let onRemoteFailure: @Sendable (Key, any Error) -> Void
+    private let onCacheStoodIn: @Sendable (Key, any Error) -> Void
 
     public init(
         remote: any Loader<Key, Value>,
         cache: any Loader<Key, Value>,
         budget: @escaping @Sendable () async -> Void,
-        onRemoteFailure: @escaping @Sendable (Key, any Error) -> Void = { _, _ in }
+        onCacheStoodIn: @escaping @Sendable (Key, any Error) -> Void = { _, _ in }
     ) {
         self.remote = remote
         self.cache = cache
         self.budget = budget
-        self.onRemoteFailure = onRemoteFailure
+        self.onCacheStoodIn = onCacheStoodIn
     }
 
     /// A budget of `duration` on the continuous clock.
@@ -45,8 +47,8 @@ public struct RemoteFirstLoader<Key: Hashable & Sendable, Value: Sendable>: Load
                 return try await settle(key, result)
             case .budgetSpent:
                 if let cached = try? await cache.load(key) {
-                    Task { [onRemoteFailure] in
-                        if case .failure(let error) = await fetch.result { onRemoteFailure(key, error) }
+                    Task { [onCacheStoodIn] in
+                        if case .failure(let error) = await fetch.result { onCacheStoodIn(key, error) }
                     }
                     return cached
                 }
@@ -64,9 +66,10 @@ public struct RemoteFirstLoader<Key: Hashable & Sendable, Value: Sendable>: Load
             return loaded
         case .failure(let remoteError):
             try Task.checkCancellation()
-            onRemoteFailure(key, remoteError)
             do {
-                return try await cache.load(key)
+                let cached = try await cache.load(key)
+                onCacheStoodIn(key, remoteError)
+                return cached
             } catch {
                 try Task.checkCancellation()
                 throw remoteError

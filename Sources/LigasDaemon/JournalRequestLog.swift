@@ -86,6 +86,7 @@ final class JournalRequestLog: RequestLog {
             fields.append("LIGAS_CACHE_POLICY", entry.request.cache.rawValue)
             if let source = entry.source { fields.append("LIGAS_SOURCE", source.rawValue) }
             if let code = entry.errorCode { fields.append("LIGAS_ERROR_CODE", code.rawValue) }
+            if let message = entry.errorMessage { fields.append("LIGAS_ERROR", message) }
             if let stream = entry.stream {
                 fields.append("LIGAS_BYTES", stream.bytes)
                 fields.append("LIGAS_CHUNKS", stream.chunks)

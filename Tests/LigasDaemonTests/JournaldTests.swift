@@ -83,6 +83,9 @@ struct JournaldTests {
                 #expect(entry["LIGAS_ARGUMENTS"] == request.arguments)
                 #expect(entry["LIGAS_SOURCE"] == request.source, "\(request.method) \(request.arguments)")
                 #expect(entry["LIGAS_ERROR_CODE"] == request.errorCode)
+                // With the error's words: the entry alone says what failed.
+                #expect((entry["LIGAS_ERROR"] != nil) == (request.errorCode != nil), "\(entry.fields)")
+                if request.errorCode != nil { #expect(entry["LIGAS_ERROR"]?.contains("nope") == true, "\(entry.fields)") }
                 #expect(entry["LIGAS_DURATION_US"].flatMap(Int.init) != nil)
                 #expect(entry["LIGAS_CLIENT_PID"] == String(getpid()))
                 #expect(entry["LIGAS_CLIENT_UID"] == String(getuid()))
@@ -155,6 +158,7 @@ struct JournaldTests {
         let served = lines.filter { $0.contains("request served") }
         #expect(served.count == 1, "\(served)")
         #expect(served.first?.contains("LIGAS_ERROR_CODE=notFound") == true)
+        #expect(served.first?.contains("LIGAS_ERROR=") == true, "\(served)")
         #expect(lines.contains { $0.hasPrefix("info image stream complete") })
     }
 }

@@ -17,7 +17,10 @@ extension RequestLogEntry {
     mutating func record(_ delivery: AnswerDelivery) -> Bool {
         switch delivery {
         case .queued: return true
-        case .replaced(let code): errorCode = code; return true
+        case .replaced(let code):
+            errorCode = code
+            errorMessage = nil  // the replacement's words are not known here
+            return true
         case .dropped: return false
         }
     }

@@ -369,7 +369,7 @@ final class Connection: @unchecked Sendable {
             entry.source = source
             delivery = sendAtOnce(requestID) { try encoder.appendRaw(.response, requestID: requestID, bytes: payload, to: &$0) }
         case .failure(let error):
-            entry.errorCode = error.code
+            entry.failed(with: error)
             delivery = sendAtOnce(requestID) { try encoder.appendError(id: requestID, error, to: &$0) }
         case .stream:
             preconditionFailure("RequestHandler.answerNow returned a stream")
@@ -504,8 +504,7 @@ final class Connection: @unchecked Sendable {
         if sending.progress.goesOn(after: deliver(sending.requestID, token: sending.token, final: true, payload: nil) { [id = sending.requestID] encoder, out in
             try encoder.appendError(id: id, error, to: &out)
         }) {
-            sending.progress.summary.outcome = .failed
-            sending.progress.errorCode = error.code
+            sending.progress.failed(with: error)
         }
         finishReadyStream(sending)
     }

@@ -34,7 +34,7 @@ struct RequestExchange: Sendable {
                 try encoder.appendRaw(.response, requestID: requestID, bytes: payload, to: &out)
             })) else { return }
         case .failure(let error):
-            entry.errorCode = error.code
+            entry.failed(with: error)
             guard entry.record(await connection.sendFinal(requestID, token: token, { encoder, out in
                 try encoder.appendError(id: requestID, error, to: &out)
             })) else { return }
@@ -92,8 +92,7 @@ struct RequestExchange: Sendable {
             if streamed.goesOn(after: await connection.sendFinal(requestID, token: token, { encoder, out in
                 try encoder.appendError(id: requestID, body, to: &out)
             })) {
-                streamed.summary.outcome = .failed
-                streamed.errorCode = body.code
+                streamed.failed(with: body)
             }
             return streamed
         }

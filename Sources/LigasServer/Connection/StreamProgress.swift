@@ -5,12 +5,13 @@ import LigasProtocol
 struct StreamProgress {
     var summary = RequestLogEntry.StreamSummary()
     var errorCode: ErrorCode?
+    var errorMessage: String?
 
     /// Whether the stream goes on after `delivery`; if not, how it ended.
     mutating func goesOn(after delivery: AnswerDelivery) -> Bool {
         switch delivery {
         case .queued: return true
-        case .replaced(let code): summary.outcome = .failed; errorCode = code
+        case .replaced(let code): summary.outcome = .failed; errorCode = code; errorMessage = nil
         case .dropped: summary.outcome = .cancelled
         }
         return false
@@ -27,8 +28,16 @@ struct StreamProgress {
         return true
     }
 
+    /// The stream ended with `error`, sent after its last chunk.
+    mutating func failed(with error: ErrorBody) {
+        summary.outcome = .failed
+        errorCode = error.code
+        errorMessage = error.message
+    }
+
     func record(in entry: inout RequestLogEntry) {
         entry.stream = summary
         entry.errorCode = errorCode
+        entry.errorMessage = errorMessage
     }
 }

@@ -26,6 +26,7 @@ public struct LoggerRequestLog: RequestLog {
         }
         if let source = entry.source { metadata["source"] = "\(source.rawValue)" }
         if let code = entry.errorCode { metadata["error-code"] = "\(code)" }
+        if let message = entry.errorMessage { metadata["error"] = "\(message)" }
         if let stream = entry.stream {
             metadata["bytes"] = "\(stream.bytes)"
             metadata["chunks"] = "\(stream.chunks)"

@@ -28,6 +28,9 @@ public struct RequestLogEntry: Sendable {
     /// Where a data result came from.
     public var source: ResultSource?
     public var errorCode: ErrorCode?
+    /// What the error said, when the entry knows it: a remote's failure names its host there, so
+    /// an operator can tell which remote failed, and how, from the entry alone.
+    public var errorMessage: String?
     public var durationMicroseconds: Int64
     /// For a stream: what was sent and how it ended; nil for a single answer.
     public var stream: StreamSummary?
@@ -41,6 +44,12 @@ public struct RequestLogEntry: Sendable {
         public var bytes = 0
         public var chunks = 0
         public var outcome = Outcome.complete
+    }
+
+    /// The request ended with `error`, as sent to the client.
+    public mutating func failed(with error: ErrorBody) {
+        errorCode = error.code
+        errorMessage = error.message
     }
 
     public var message: String {

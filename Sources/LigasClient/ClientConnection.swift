@@ -432,13 +432,13 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     /// Writes `bytes`; on failure fails the connection (`writeFailed`) and returns false. A daemon
-    /// that takes nothing for `writeStallLimit` fails it with `timedOut`.
+    /// that takes nothing for `writeStallLimit` fails it with `daemonNotReading`.
     private func write(_ bytes: [UInt8]) -> Bool {
         dispatchPrecondition(condition: .onQueue(queue))
         switch socket.writeAll(bytes, stallLimit: writeStallLimit) {
         case .written: return true
         case .closed: writeFailed(.connectionClosed)
-        case .stalled: writeFailed(.timedOut)
+        case .stalled: writeFailed(.daemonNotReading(writeStallLimit))
         }
         return false
     }

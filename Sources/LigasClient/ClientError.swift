@@ -14,6 +14,9 @@ public enum ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     case integrityCheckFailed(String)
     /// No answer within the client's own timeout.
     case timedOut
+    /// The daemon took none of a request's bytes for this long: it is not reading its socket
+    /// (stopped, wedged). Not the caller's timeout, which may be longer.
+    case daemonNotReading(Duration)
 
     public var description: String {
         switch self {
@@ -23,6 +26,13 @@ public enum ClientError: Error, Sendable, Hashable, CustomStringConvertible {
         case .protocolViolation(let what): "protocol violation: \(what)"
         case .integrityCheckFailed(let what): "image integrity check failed: \(what)"
         case .timedOut: "ligasd did not answer in time"
+        case .daemonNotReading(let limit): "ligasd took no request bytes for \(Self.words(limit)): it is not reading its socket"
         }
+    }
+
+    /// "10 s", "300 ms".
+    private static func words(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return attoseconds == 0 ? "\(seconds) s" : "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
     }
 }

@@ -17,30 +17,36 @@ final class ClientSocket: Sendable {
         Glibc.close(fd)
     }
 
-    static func connect(path: String) throws(ClientError) -> ClientSocket {
+    /// Connects without ever blocking: a daemon whose listening backlog is full (stopped, or
+    /// swamped) makes a blocking `connect` wait for as long as it stays so, past any timeout or
+    /// Ctrl-C. Non-blocking, the kernel says `EAGAIN` instead, and the attempt is made again
+    /// every few milliseconds until it succeeds, fails otherwise, or the task is cancelled.
+    static func connect(path: String) async throws -> ClientSocket {
         var address = sockaddr_un()
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw .daemonUnreachable(path: path, reason: "socket path too long")
+            throw ClientError.daemonUnreachable(path: path, reason: "socket path too long")
         }
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .daemonUnreachable(path: path, reason: String(cString: strerror(errno))) }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw ClientError.daemonUnreachable(path: path, reason: String(cString: strerror(errno))) }
+        let socket = ClientSocket(fd: fd)  // closes the descriptor if connecting fails
         let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
+        while true {
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
+            }
+            if connected == 0 { return socket }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: try await Task.sleep(for: .milliseconds(5))  // throws once cancelled
+            default: throw ClientError.daemonUnreachable(path: path, reason: String(cString: strerror(errno)))
+            }
         }
-        guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw .daemonUnreachable(path: path, reason: reason)
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        return ClientSocket(fd: fd)
     }
 
     enum WriteOutcome { case written, closed, stalled }

@@ -37,7 +37,7 @@ public final class LigasClient: Sendable {
     static func connect(
         socketPath: String, agent: String, requestDeadline: Duration?, connection make: (ClientSocket) -> ClientConnection
     ) async throws -> LigasClient {
-        let connection = make(try ClientSocket.connect(path: socketPath))
+        let connection = make(try await ClientSocket.connect(path: socketPath))
         do {
             let session = try await connection.start(hello: Hello(agent: agent))
             return LigasClient(connection: connection, session: session, requestDeadline: requestDeadline)

@@ -24,7 +24,7 @@ enum ExitStatus {
     static func code(for error: any Error) -> Int32 {
         switch error {
         case ClientError.daemonUnreachable: daemonUnreachable
-        case ClientError.timedOut: busy
+        case ClientError.timedOut, ClientError.daemonNotReading: busy
         case ClientError.server(let body): code(for: body.code)
         case is CancellationError: interrupted
         default: 1

@@ -250,14 +250,14 @@ struct ClientCommandTests {
         try outcome.get()
     }
 
-    @Test("A socket that takes the connection but never says hello (a stopped daemon): --timeout gives up with exit 5, Ctrl-C with 130")
+    @Test("A daemon that never says hello, or whose backlog is full (stopped, swamped): --timeout gives up with exit 5, Ctrl-C with 130")
     func silentDaemon() async throws {
         let directory = TemporaryDirectory()
         // Listening, never accepting: the kernel completes a connection and takes the hello. One
         // socket each: a connection stays pending after its client has gone.
-        func silentSocket(_ name: String) throws -> (path: String, listener: UnixSocket) {
+        func silentSocket(_ name: String, backlog: Int32 = 8) throws -> (path: String, listener: UnixSocket) {
             let path = directory.url.appendingPathComponent(name).path
-            return (path, try UnixSocket.listening(at: path))
+            return (path, try UnixSocket.listening(at: path, backlog: backlog))
         }
 
         let (timing, timingListener) = try silentSocket("timeout.sock")
@@ -266,6 +266,15 @@ struct ClientCommandTests {
         #expect(timedOut.errorOutput == "ligas-client: no complete answer from ligasd within 1 s (--timeout)\n")
         withExtendedLifetime(timingListener) {}
 
+        // A backlog of 0 holds one connection; with it taken, connecting would block.
+        let (full, fullListener) = try silentSocket("full.sock", backlog: 0)
+        let filler = try UnixSocket.stream()
+        try filler.connect(to: full)
+        let waitedToConnect = try await CommandRun.client(["--timeout", "1", "ping"], socket: full)
+        #expect(waitedToConnect.status == 5, "\(waitedToConnect.errorOutput)")
+        #expect(waitedToConnect.errorOutput == "ligas-client: no complete answer from ligasd within 1 s (--timeout)\n")
+        withExtendedLifetime((fullListener, filler)) {}
+
         let (path, listener) = try silentSocket("interrupt.sock")
         let run = try ChildProcess(Binaries.url("ligas-client"), ["ping"], environment: ["LIGAS_SOCKET": path])
         defer { Task { await run.stop() } }
@@ -273,9 +282,16 @@ struct ClientCommandTests {
             var waiting = pollfd(fd: listener.fileDescriptor, events: Int16(POLLIN), revents: 0)
             return Glibc.poll(&waiting, 1, 0) > 0 ? true : nil
         }
-        run.signal(SIGINT)
+        // Again until it exits: its SIGINT source may not be registered yet (the signal is ignored
+        // meanwhile, so a repeat is harmless).
+        try await poll("ligas-client to exit after SIGINT", every: .milliseconds(100)) {
+            guard run.isRunning else { return () }
+            run.signal(SIGINT)
+            return nil
+        }
         #expect(try await run.waitForExit() == 130, "\(run.errorOutput)")
         #expect(run.errorOutput == "ligas-client: interrupted\n")
+        withExtendedLifetime(listener) {}
     }
 
     // MARK: - Exit codes

@@ -77,7 +77,7 @@ struct ClientLibraryTests {
         defer { client.close() }
         // Far more than a Unix socket buffers (about 200 KiB), under the 1 MiB frame limit.
         let huge = String(repeating: "a", count: 900_000)
-        await #expect(throws: ClientError.timedOut) { try await client.teams(league: huge) }
+        await #expect(throws: ClientError.daemonNotReading(.milliseconds(300))) { try await client.teams(league: huge) }
         #expect(try await peer.value, "the client closed the connection")
         withExtendedLifetime(listener) {}
     }

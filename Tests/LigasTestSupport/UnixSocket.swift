@@ -29,10 +29,12 @@ public final class UnixSocket {
     public static func stream() throws -> UnixSocket { try UnixSocket(type: Int32(SOCK_STREAM.rawValue)) }
     public static func datagram() throws -> UnixSocket { try UnixSocket(type: Int32(SOCK_DGRAM.rawValue)) }
 
-    public static func listening(at path: String) throws -> UnixSocket {
+    /// `backlog`: how many connections wait to be accepted before `connect` blocks (for a Unix
+    /// socket, one more than this).
+    public static func listening(at path: String, backlog: Int32 = 8) throws -> UnixSocket {
         let socket = try stream()
         try socket.bind(to: path)
-        guard listen(socket.fileDescriptor, 8) == 0 else { throw SocketCallError("listen", errno: errno) }
+        guard listen(socket.fileDescriptor, backlog) == 0 else { throw SocketCallError("listen", errno: errno) }
         return socket
     }
 

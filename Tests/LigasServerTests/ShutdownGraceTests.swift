@@ -17,10 +17,13 @@ struct ShutdownGraceTests {
         try client.request(1, Call(Methods.Teams.self, TeamsArguments(league: "slow")))  // waits for the gate
         try await server.waitFor("the request in flight") { $0.inFlightRequests == 1 }
 
+        let began = ContinuousClock.now
         let stopped = Task { await server.server.shutdown(grace: .milliseconds(200)) }
         // The connection closes once the grace is over: before the fix, only once the request ended.
         let frames = try await client.framesUntilClosed()
         #expect(frames.isEmpty, "\(frames.map(\.kind))")
+        // Not before (a bound that cannot be missed by a slow machine, only by a grace ignored).
+        #expect(ContinuousClock.now - began >= .milliseconds(200))
         await stopped.value
         #expect(server.server.statistics().openConnections == 0)
     }

@@ -101,7 +101,11 @@ public final class Server: @unchecked Sendable {
     public func shutdown(grace: Duration) async {
         stopTakingRequests()
         if await !waitUntilNoConnections(within: grace) {
-            queue.sync { Array(connections.values) }.forEach { $0.forceClose() }
+            let open = queue.sync { Array(connections.values) }
+            logger.notice("shutdown grace over; cutting off what is still in flight", metadata: [
+                "connections": "\(open.count)", "in-flight": "\(statistics().inFlightRequests)", "grace": "\(grace)",
+            ])
+            open.forEach { $0.forceClose() }
             _ = await waitUntilNoConnections()
         }
         loop.close()
@@ -156,8 +160,9 @@ public final class Server: @unchecked Sendable {
                 let waiter = nextIdleWaiter
                 idleWaiters[waiter] = continuation
                 guard let grace else { return }
-                queue.asyncAfter(deadline: .now() + grace.dispatchInterval) { [self] in
-                    idleWaiters.removeValue(forKey: waiter)?.resume(returning: false)
+                // Weak: a drain that ends sooner must not keep the server for the rest of the grace.
+                queue.asyncAfter(deadline: .now() + grace.dispatchInterval) { [weak self] in
+                    self?.idleWaiters.removeValue(forKey: waiter)?.resume(returning: false)
                 }
             }
         }

@@ -45,6 +45,8 @@ struct RemoteFirstAcceptanceTests {
                 await #expect { try await engine.matches(league: "serie-a") } throws: { error in
                     if case LigasError.connectivity = error { return true } else { return false }
                 }
+                // Nothing cached answered: the log must not say it did.
+                #expect(!environment.logs.messages.contains("remote failed; cached matches answered instead"))
             }
         }
     }

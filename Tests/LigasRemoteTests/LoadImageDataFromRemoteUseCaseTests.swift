@@ -58,6 +58,21 @@ struct LoadImageDataFromRemoteUseCaseTests {
         }
     }
 
+    @Test("Bytes known by their signature say their own type: a JPEG served as image/png is image/jpeg; an error page labelled image/jpg (an alias) is refused")
+    func bytesOverLabels() async throws {
+        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 7, count: 100)
+        try await withImageServer({ path in
+            path.hasSuffix("logo.png") ? .ok(jpeg, contentType: "image/png") : .ok(json("<html>nope</html>"), contentType: "image/jpg")
+        }) { loader, url, server in
+            let loaded = try await loader.load(url)
+            #expect(loaded.value.contentType == "image/jpeg")
+            await #expect(throws: LigasError.invalidData(
+                "not an image (content type image/jpg, but not its bytes) in 127.0.0.1:\(server.port)'s answer for /photo.jpg")) {
+                try await loader.load(server.baseURL.appendingPathComponent("photo.jpg"))
+            }
+        }
+    }
+
     @Test("Accepts a format not known by its bytes (SVG) on its image content type")
     func formatWithoutSignature() async throws {
         try await withImageServer({ _ in .ok(json("<svg xmlns='http://www.w3.org/2000/svg'/>"), contentType: "image/svg+xml") }) { loader, url, _ in

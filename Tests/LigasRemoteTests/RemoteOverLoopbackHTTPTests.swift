@@ -83,6 +83,30 @@ struct RemoteOverLoopbackHTTPTests {
         }
     }
 
+    @Test("A consumer that takes its time between chunks (a client reading an image slowly) is not charged to the remote: the body arrives whole past the request's limit")
+    func slowConsumerIsNotTheRemote() async throws {
+        let server = try await LoopbackHTTPServer.start { _ in .ok(Data(repeating: 0x42, count: 1 << 20), contentType: "image/png") }
+        var limits = AsyncHTTPClientAdapter.Limits()
+        limits.requestTimeout = .milliseconds(300)
+        let client = AsyncHTTPClientAdapter(limits: limits)
+        let outcome = await asyncResult { () async throws -> (bytes: Int, pieces: Int) in
+            let (_, body) = try await client.get(server.baseURL.appendingPathComponent("big.png"), headers: [:], maxBodyBytes: 2 << 20)
+            var received = (bytes: 0, pieces: 0)
+            for try await piece in body {
+                received.bytes += piece.count
+                received.pieces += 1
+                // The consumer's own time: past the limit after a few pieces.
+                if received.pieces <= 8 { try await Task.sleep(for: .milliseconds(60)) }
+            }
+            return received
+        }
+        try await client.shutdown()
+        try await server.shutdown()
+        let received = try outcome.get()
+        #expect(received.bytes == 1 << 20)
+        #expect(received.pieces > 8, "the body came in \(received.pieces) pieces: too few to outlast the limit")
+    }
+
     @Test("Connection refused: connectivity, 'cannot reach HOST:PORT: connection refused'")
     func connectionRefused() async throws {
         let server = try await LoopbackHTTPServer.start { _ in .status(200) }

@@ -15,7 +15,7 @@ extension LigasEngine {
     /// - requests to metered providers are counted against the monthly budget (`requestCounts`
     ///   keeps the count; without it nothing is metered)
     ///
-    /// `remoteFallbackMetadata` tags the "remote failed, falling back" log entry and `quotaMetadata`
+    /// `remoteFallbackMetadata` tags the "remote failed; cached matches answered instead" log entry and `quotaMetadata`
     /// the budget entries (the daemon adds its journal MESSAGE_IDs there).
     public static func compose(
         configuration: EngineConfiguration,

@@ -10,7 +10,8 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
         public var connectTimeout: TimeAmount = .seconds(5)
         /// Longest silence between two reads of a response; what catches a stalled remote.
         public var readTimeout: TimeAmount = .seconds(10)
-        /// Longest a whole request may take, body included.
+        /// Longest a whole request may wait for the remote, body included (not the time its
+        /// consumer takes between chunks: a client that reads slowly is no fault of the remote).
         public var requestTimeout: TimeAmount = .seconds(60)
         public var maxRedirects = 3
 
@@ -55,7 +56,8 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
             contentLength: contentLength,
             headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         )
-        return (head, LimitedBody(base: response.body, deadline: deadline, maxBytes: maxBodyBytes, url: url, limits: failureLimits))
+        let budget = Duration.nanoseconds((deadline - .now()).nanoseconds)
+        return (head, LimitedBody(base: response.body, waitBudget: budget, maxBytes: maxBodyBytes, url: url, limits: failureLimits))
     }
 
     private var failureLimits: RemoteFailure.Limits {
@@ -64,23 +66,22 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
             requestTimeout: limits.requestTimeout, maxRedirects: limits.maxRedirects)
     }
 
-    /// AsyncHTTPClient's body as `Data` chunks, refusing more than `maxBytes` in total, and any
-    /// byte after the request's deadline (see `BodyReader`).
+    /// AsyncHTTPClient's body as `Data` chunks, refusing more than `maxBytes` in total, and
+    /// waiting for them no longer than what is left of the request's time (see `BodyReader`).
     struct LimitedBody: AsyncSequence, Sendable {
         typealias Element = Data
         let base: HTTPClientResponse.Body
-        let deadline: NIODeadline
+        let waitBudget: Duration
         let maxBytes: Int
         let url: URL
         let limits: RemoteFailure.Limits
 
         func makeAsyncIterator() -> Iterator {
-            Iterator(base: BodyReader(base.makeAsyncIterator()), deadline: deadline, maxBytes: maxBytes, url: url, limits: limits)
+            Iterator(base: BodyReader(base.makeAsyncIterator(), waitBudget: waitBudget), maxBytes: maxBytes, url: url, limits: limits)
         }
 
         struct Iterator: AsyncIteratorProtocol {
             let base: BodyReader
-            let deadline: NIODeadline
             let maxBytes: Int
             let url: URL
             let limits: RemoteFailure.Limits
@@ -89,7 +90,7 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
             mutating func next() async throws -> Data? {
                 let buffer: ByteBuffer?
                 do {
-                    buffer = try await base.next(before: deadline, readTimeout: limits.readTimeout)
+                    buffer = try await base.next(readTimeout: .nanoseconds(limits.readTimeout.nanoseconds))
                 } catch {
                     throw RemoteFailure.transfer(error, url: url, limits: limits)
                 }
@@ -101,28 +102,36 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
         }
     }
 
-    /// Reads the body before the request's deadline. AsyncHTTPClient's deadline ends with the
-    /// head, and its read timeout with each silence: a remote that trickles a byte a second trips
-    /// neither and would hold the request (and a daemon draining for shutdown) for ever.
+    /// Reads the body within what is left of the request's time. AsyncHTTPClient's deadline ends
+    /// with the head, and its read timeout with each silence: a remote that trickles a byte a
+    /// second trips neither and would hold the request (and a daemon draining for shutdown) for
+    /// ever. Only the time spent waiting here counts: an image is read from the remote as its
+    /// client reads it, and a client that reads slowly must not fail as a slow remote.
     ///
     /// `@unchecked Sendable`: one consumer, one `next` at a time (the body is single-pass).
     final class BodyReader: @unchecked Sendable {
         private var iterator: HTTPClientResponse.Body.AsyncIterator
+        private var waitBudget: Duration
 
-        init(_ iterator: HTTPClientResponse.Body.AsyncIterator) {
+        init(_ iterator: HTTPClientResponse.Body.AsyncIterator, waitBudget: Duration) {
             self.iterator = iterator
+            self.waitBudget = waitBudget
         }
 
-        func next(before deadline: NIODeadline, readTimeout: TimeAmount) async throws -> ByteBuffer? {
-            let remaining = deadline - .now()
-            guard remaining > .zero else { throw HTTPClientError.deadlineExceeded }
-            // Until the deadline is nearer than the read timeout, a read that would outlast it
-            // fails by the read timeout first: no timer needed, and none paid for per chunk.
-            if remaining > readTimeout { return try await iterator.next() }
-            return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+        func next(readTimeout: Duration) async throws -> ByteBuffer? {
+            guard waitBudget > .zero else { throw HTTPClientError.deadlineExceeded }
+            let started = ContinuousClock.now
+            defer { waitBudget -= ContinuousClock.now - started }
+            // While more is left than the read timeout, a read that would outlast it fails by the
+            // read timeout first: no timer needed, and none paid for per chunk.
+            if waitBudget > readTimeout { return try await iterator.next() }
+            // A race in a task group, which waits for the loser: here it comes at once, since the
+            // body's iterator (NIO's async sequence) throws on cancellation and AsyncHTTPClient
+            // then cancels the request. A body source that ignored cancellation would hang here.
+            return try await withThrowingTaskGroup(of: ByteBuffer?.self) { [waitBudget] group in
                 group.addTask { try await self.iterator.next() }
                 group.addTask {
-                    try await Task.sleep(for: .nanoseconds(remaining.nanoseconds))
+                    try await Task.sleep(for: waitBudget)
                     throw HTTPClientError.deadlineExceeded
                 }
                 defer { group.cancelAll() }

@@ -6,7 +6,7 @@ import LigasDomain
 /// - 200: the mapped value, or `invalidData` naming what is wrong with the payload, and where.
 /// - A status the contract reads as "nothing here" (FlashLive's 404 for results or fixtures):
 ///   that part is absent.
-/// - 404: `notFound`. Any other status: `invalidData`.
+/// - 404 or 410: `notFound`. Any other status: `invalidData`.
 /// - No answer (DNS, refused, timeout, cut off): `connectivity`.
 public struct RemoteFeedLoader<Key: Hashable & Sendable, Resource: Sendable>: Loader {
     public static var defaultMaxBodyBytes: Int { 4 * 1024 * 1024 }
@@ -43,7 +43,9 @@ public struct RemoteFeedLoader<Key: Hashable & Sendable, Resource: Sendable>: Lo
         do {
             return Loaded(try map(parts, request), from: .remote)
         } catch LigasError.invalidData(let what) {
-            throw RemoteFailure.contractBroken(what, urls: request.urls)
+            // The parts that came (an absent one broke nothing); the mapper does not say which.
+            let answered = zip(request.urls, parts).compactMap { url, part in part.map { _ in url } }
+            throw RemoteFailure.contractBroken(what, urls: answered.isEmpty ? request.urls : answered)
         }
     }
 }

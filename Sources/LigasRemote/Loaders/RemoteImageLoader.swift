@@ -5,7 +5,7 @@ import LigasDomain
 ///
 /// Validation, as the specs ask: HTTP 200, non-empty, within the size cap, and either an image
 /// content type or image magic bytes; a content type whose format has magic bytes we know (PNG,
-/// JPEG, GIF, WebP) must come with them. The first bytes are read before the stream is handed
+/// JPEG, GIF, WebP) must come with them, and bytes we know say their own type. The first bytes are read before the stream is handed
 /// out, so an empty or non-image body fails the load itself rather than the middle of a stream.
 /// The cap is enforced on the announced length up front and on the bytes as they arrive.
 public struct RemoteImageLoader: Loader {
@@ -32,14 +32,14 @@ public struct RemoteImageLoader: Loader {
         guard !first.isEmpty else { throw invalid("empty image") }
         let sniffed = ImageSignature.contentType(ofPrefix: first)
         let contentType: String
-        if ImageSignature.isImageContentType(head.contentType), let declared = head.contentType {
+        if let sniffed {
+            contentType = sniffed  // the bytes' own word, over a label (a JPEG served as image/png)
+        } else if ImageSignature.isImageContentType(head.contentType), let declared = head.contentType {
             // A format we know by its bytes must have them: an error page labelled image/png is no logo.
-            if sniffed == nil, ImageSignature.isRecognisable(declared) {
+            guard !ImageSignature.isRecognisable(declared) else {
                 throw invalid("not an image (content type \(declared), but not its bytes)")
             }
             contentType = declared
-        } else if let sniffed {
-            contentType = sniffed
         } else {
             throw invalid("not an image (content type \(head.contentType ?? "none"))")
         }

@@ -76,6 +76,29 @@ struct LoadFeedFromRemoteUseCaseTests {
         }
     }
 
+    @Test("A feed of two parts, one absent (404 read as 'no events') and one broken: the error names only the part that came")
+    func brokenPartNamed() async {
+        struct ByPath: HTTPClient {
+            func get(_ url: URL, headers: [String: String], maxBodyBytes: Int) async throws -> (HTTPResponseHead, HTTPBody) {
+                let (status, body) = url.path == "/results" ? (200, json("<html>")) : (404, Data())
+                return (HTTPResponseHead(status: status, contentType: "application/json", contentLength: body.count), DataChunks(data: body, chunkSize: 1024))
+            }
+        }
+        let base = URL(string: "https://flashlive.test/")!
+        let loader = RemoteFeedLoader<String, Matches>(
+            client: ByPath(),
+            request: { _ in
+                RemoteRequest(
+                    urls: [base.appendingPathComponent("results"), base.appendingPathComponent("fixtures")], headers: [:],
+                    emptyStatuses: [404], contract: .flashLive, context: MappingContext(baseURL: base, dataSource: .flashLive))
+            },
+            map: { parts, request in try request.contract.mapper.matches(fromParts: parts, in: request.context) })
+
+        await #expect(throws: LigasError.invalidData("malformed JSON in flashlive.test:443's answer for /results")) {
+            try await loader.load("serie-a")
+        }
+    }
+
     @Test("Delivers the client's connectivity error")
     func connectivity() async {
         client.fail(with: LigasError.connectivity("refused"))

@@ -7,10 +7,11 @@ import Testing
 /// `Server.shutdown(grace:)`: requests in flight get the grace, and no more.
 @Suite("Server: stopping within the grace")
 struct ShutdownGraceTests {
-    @Test("A request that never ends (a remote that trickles for ever): once the grace runs out its connection is closed, without an answer, and the stop completes")
+    @Test("A request that never ends (a remote that trickles for ever): once the grace runs out its connection is closed, without an answer, the stop completes, and a notice says what was cut off")
     func graceRunsOut() async throws {
         let handler = ScriptedHandler()
-        let server = try TestServer(handler: handler)
+        let log = LogRecorder()
+        let server = try TestServer(handler: handler, logger: log.logger)
         defer { handler.gate.open() }  // lets the abandoned request's task end
         let client = try RawClient(path: server.path)
         _ = try await client.hello()
@@ -26,5 +27,8 @@ struct ShutdownGraceTests {
         #expect(ContinuousClock.now - began >= .milliseconds(200))
         await stopped.value
         #expect(server.server.statistics().openConnections == 0)
+        let notice = log.all.first { $0.message.hasPrefix("shutdown grace over") }
+        #expect(notice?.level == .notice)
+        #expect(notice?.metadata["connections"] == "1" && notice?.metadata["in-flight"] == "1", "\(String(describing: notice))")
     }
 }

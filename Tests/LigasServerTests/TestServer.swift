@@ -16,11 +16,11 @@ final class TestServer: Sendable {
 
     init(
         limits: ServerLimits = ServerLimits(), handler: any RequestHandler = ScriptedHandler(),
-        whenLastClosed: (@Sendable () -> Void)? = nil
+        logger: Logger = Logger(label: "test"), whenLastClosed: (@Sendable () -> Void)? = nil
     ) throws {
         let path = directory.url.appendingPathComponent("ligasd.sock").path
         server = Server(
-            listener: try ListeningSocket.bind(path: path), limits: limits, handler: handler, logger: Logger(label: "test"),
+            listener: try ListeningSocket.bind(path: path), limits: limits, handler: handler, logger: logger,
             requestLog: log)
         server.start(whenLastClosed: whenLastClosed)
     }

@@ -5,9 +5,10 @@ import LigasDomain
 ///
 /// Validation, as the specs ask: HTTP 200, non-empty, within the size cap, and either an image
 /// content type or image magic bytes; a content type whose format has magic bytes we know (PNG,
-/// JPEG, GIF, WebP) must come with them, and bytes we know say their own type. The first bytes are read before the stream is handed
-/// out, so an empty or non-image body fails the load itself rather than the middle of a stream.
-/// The cap is enforced on the announced length up front and on the bytes as they arrive.
+/// JPEG, GIF, WebP) must come with them, and bytes we know say their own type. The first bytes
+/// are read before the stream is handed out, so an empty or non-image body fails the load itself
+/// rather than the middle of a stream. The cap is enforced on the announced length up front and
+/// on the bytes as they arrive.
 public struct RemoteImageLoader: Loader {
     public static let defaultMaxBytes = 32 * 1024 * 1024
 

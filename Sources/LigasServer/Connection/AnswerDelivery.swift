@@ -17,10 +17,7 @@ extension RequestLogEntry {
     mutating func record(_ delivery: AnswerDelivery) -> Bool {
         switch delivery {
         case .queued: return true
-        case .replaced(let code):
-            errorCode = code
-            errorMessage = nil  // the replacement's words are not known here
-            return true
+        case .replaced(let code): failure = Failure(code: code); return true  // its words are not known here
         case .dropped: return false
         }
     }

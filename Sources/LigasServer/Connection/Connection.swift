@@ -369,7 +369,7 @@ final class Connection: @unchecked Sendable {
             entry.source = source
             delivery = sendAtOnce(requestID) { try encoder.appendRaw(.response, requestID: requestID, bytes: payload, to: &$0) }
         case .failure(let error):
-            entry.failed(with: error)
+            entry.failure = .init(error)
             delivery = sendAtOnce(requestID) { try encoder.appendError(id: requestID, error, to: &$0) }
         case .stream:
             preconditionFailure("RequestHandler.answerNow returned a stream")

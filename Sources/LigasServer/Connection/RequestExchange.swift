@@ -34,7 +34,7 @@ struct RequestExchange: Sendable {
                 try encoder.appendRaw(.response, requestID: requestID, bytes: payload, to: &out)
             })) else { return }
         case .failure(let error):
-            entry.failed(with: error)
+            entry.failure = .init(error)
             guard entry.record(await connection.sendFinal(requestID, token: token, { encoder, out in
                 try encoder.appendError(id: requestID, error, to: &out)
             })) else { return }

@@ -4,14 +4,13 @@ import LigasProtocol
 /// request task sends (`RequestExchange`) and one the connection's queue sends itself.
 struct StreamProgress {
     var summary = RequestLogEntry.StreamSummary()
-    var errorCode: ErrorCode?
-    var errorMessage: String?
+    var failure: RequestLogEntry.Failure?
 
     /// Whether the stream goes on after `delivery`; if not, how it ended.
     mutating func goesOn(after delivery: AnswerDelivery) -> Bool {
         switch delivery {
         case .queued: return true
-        case .replaced(let code): summary.outcome = .failed; errorCode = code; errorMessage = nil
+        case .replaced(let code): summary.outcome = .failed; failure = .init(code: code)
         case .dropped: summary.outcome = .cancelled
         }
         return false
@@ -31,13 +30,11 @@ struct StreamProgress {
     /// The stream ended with `error`, sent after its last chunk.
     mutating func failed(with error: ErrorBody) {
         summary.outcome = .failed
-        errorCode = error.code
-        errorMessage = error.message
+        failure = .init(error)
     }
 
     func record(in entry: inout RequestLogEntry) {
         entry.stream = summary
-        entry.errorCode = errorCode
-        entry.errorMessage = errorMessage
+        entry.failure = failure
     }
 }

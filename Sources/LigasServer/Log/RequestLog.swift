@@ -27,10 +27,8 @@ public struct RequestLogEntry: Sendable {
     public let request: Request
     /// Where a data result came from.
     public var source: ResultSource?
-    public var errorCode: ErrorCode?
-    /// What the error said, when the entry knows it: a remote's failure names its host there, so
-    /// an operator can tell which remote failed, and how, from the entry alone.
-    public var errorMessage: String?
+    /// How the request failed; nil when it was answered with its value.
+    public var failure: Failure?
     public var durationMicroseconds: Int64
     /// For a stream: what was sent and how it ended; nil for a single answer.
     public var stream: StreamSummary?
@@ -46,11 +44,26 @@ public struct RequestLogEntry: Sendable {
         public var outcome = Outcome.complete
     }
 
-    /// The request ended with `error`, as sent to the client.
-    public mutating func failed(with error: ErrorBody) {
-        errorCode = error.code
-        errorMessage = error.message
+    /// A failure as the entry tells it: its code, and what the error said when the entry knows
+    /// it (a remote's failure names its host there, so an operator can tell which remote failed,
+    /// and how, from the entry alone).
+    public struct Failure: Sendable {
+        public var code: ErrorCode
+        public var message: String?
+
+        public init(code: ErrorCode, message: String? = nil) {
+            self.code = code
+            self.message = message
+        }
+
+        /// `error`, as sent to the client.
+        public init(_ error: ErrorBody) {
+            self.init(code: error.code, message: error.message)
+        }
     }
+
+    public var errorCode: ErrorCode? { failure?.code }
+    public var errorMessage: String? { failure?.message }
 
     public var message: String {
         stream.map { "image stream \($0.outcome.rawValue)" } ?? "request served"

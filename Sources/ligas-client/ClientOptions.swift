@@ -45,9 +45,24 @@ struct ClientOptions: ParsableArguments {
                 }
             }
         } catch {
-            Terminal.standardError.write("ligas-client: \(Self.message(for: error, timeout: timeout))\n")
-            throw ExitCode(ExitStatus.code(for: error))
+            throw Self.exit(for: error, timeout: timeout)
         }
+    }
+
+    /// Runs `body` (local work before or after talking to ligasd: the output file), reporting its
+    /// failure as `run` reports one.
+    static func reporting<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw exit(for: error, timeout: nil)
+        }
+    }
+
+    /// Prints "ligas-client: …" for `error`; the exit code that goes with it.
+    private static func exit(for error: any Error, timeout: Double?) -> ExitCode {
+        Terminal.standardError.write("ligas-client: \(message(for: error, timeout: timeout))\n")
+        return ExitCode(ExitStatus.code(for: error))
     }
 
     /// What the user reads after "ligas-client: ": plain words, never a Swift type's name.

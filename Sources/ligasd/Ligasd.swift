@@ -23,6 +23,11 @@ enum LigasdMain {
                     try await Ligasd.serve(commandLine: [:], configFile: nil)
                 } catch let code as ExitCode {
                     exit(code.rawValue)  // the usual end; exit(withError:) would build the help text first
+                } catch let error as ValidationError {
+                    // No arguments were given, so the usage lines would only bury the message in the journal.
+                    let line = "ligasd: \(error.message)\n"
+                    _ = line.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+                    exit(ExitCode.validationFailure.rawValue)
                 } catch {
                     Ligasd.exit(withError: error)
                 }
@@ -62,6 +67,7 @@ struct Ligasd: AsyncParsableCommand {
         do {
             configuration = try DaemonConfiguration.resolve(commandLine: commandLine, configFile: configFile)
         } catch let error as ConfigurationError {
+            MisconfiguredRefusal.answerWaitingClients(error)
             throw ValidationError(error.description)
         }
         LoggingSystem.bootstrap(configuration.logTarget.handlerFactory(logLevel: configuration.logLevel), metadataProvider: nil)

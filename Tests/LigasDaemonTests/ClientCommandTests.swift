@@ -329,7 +329,7 @@ struct ClientCommandTests {
 
     // MARK: - Images
 
-    @Test("image -o FILE writes the PNG and leaves no FILE.part; with stdout a pipe the bytes go to stdout")
+    @Test("image -o FILE writes the PNG and leaves nothing else; with stdout a pipe the bytes go to stdout")
     func imageToFileAndPipe() async throws {
         try await Self.withDaemon { daemon in
             let directory = TemporaryDirectory()
@@ -339,7 +339,7 @@ struct ClientCommandTests {
             let written = try #require(FileManager.default.contents(atPath: file))
             #expect(written.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
             #expect(written == (try Self.emelecLogo))
-            #expect(!FileManager.default.fileExists(atPath: file + ".part"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["emelec.png"])
             #expect(toFile.output.isEmpty)
 
             let toPipe = try await CommandRun.client(["image", "--team", "emelec"], socket: daemon.socketPath)
@@ -395,16 +395,20 @@ struct ClientCommandTests {
                 Binaries.url("ligas-client"), ["image", "--team", "emelec", "-o", file],
                 environment: ["LIGAS_SOCKET": daemon.socketPath])
             defer { Task { await download.stop() } }
-            try await poll("\(file).part to fill", timeout: .seconds(20)) {
-                let size = (try? FileManager.default.attributesOfItem(atPath: file + ".part"))?[.size] as? Int ?? 0
+            // The download's own file beside FILE: FILE.part-XXXXXX.
+            func partial() -> String? {
+                (try? FileManager.default.contentsOfDirectory(atPath: directory.url.path))?
+                    .first { $0.hasPrefix("emelec.png.part-") }.map { directory.url.appendingPathComponent($0).path }
+            }
+            try await poll("\(file).part-XXXXXX to fill", timeout: .seconds(20)) {
+                let size = partial().flatMap { (try? FileManager.default.attributesOfItem(atPath: $0))?[.size] as? Int } ?? 0
                 if size == 0, !download.isRunning { throw TestFailure("ligas-client exited early: \(download.errorOutput)") }
                 return size > 0 ? true : nil
             }
             download.signal(SIGINT)
             #expect(try await download.waitForExit() == 130, "\(download.errorOutput)")
             #expect(download.errorOutput == "ligas-client: interrupted\n", "no CancellationError(), no internals")
-            #expect(!FileManager.default.fileExists(atPath: file))
-            #expect(!FileManager.default.fileExists(atPath: file + ".part"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
             try await poll("ligasd to log the cancelled stream", timeout: .seconds(20)) {
                 daemon.child.errorOutput.contains("image stream cancelled") ? true : nil
             }

@@ -71,6 +71,30 @@ struct SocketActivationTests {
         }
     }
 
+    @Test("Started with no arguments (as systemd starts it) and a setting it cannot take, ligasd tells the client that started it why (misconfigured, id 0), logs one line without the usage text, and exits 64, so that systemd does not start it again for the same client")
+    func misconfigured() async throws {
+        try await ActivatedDaemon.run(remote: sample, environment: ["LIGASD_LOG_LEVEL": "loud"]) { daemon in
+            let refusal = try await poll("ligasd's answer to the connection that started it", timeout: .seconds(20), every: .milliseconds(10)) {
+                () async throws -> ErrorBody? in
+                do {
+                    let client = try await within(.seconds(20), "connect") { try await LigasClient.connect(socketPath: daemon.socketPath) }
+                    client.close()
+                    throw TestFailure("a misconfigured ligasd took a client")
+                } catch ClientError.daemonUnreachable {
+                    return nil  // the tool is not listening yet
+                } catch ClientError.server(let body) {
+                    return body
+                }
+            }
+            #expect(refusal.code == .misconfigured)
+            #expect(refusal.message.hasPrefix("ligasd cannot start: LIGASD_LOG_LEVEL=loud: expected "), "\(refusal.message)")
+            #expect(try await daemon.process.waitForExit() == 64)
+            #expect(daemon.log.contains("ligasd: LIGASD_LOG_LEVEL=loud: expected "), "\(daemon.log)")
+            #expect(!daemon.log.contains("Usage"), "\(daemon.log)")
+            #expect(try daemon.notify.assignments() == [])
+        }
+    }
+
     @Test("SIGTERM: ligasd says STOPPING=1 after its stopping status, and exits 0")
     func sigterm() async throws {
         try await ActivatedDaemon.run(remote: sample) { daemon in
@@ -89,26 +113,6 @@ struct SocketActivationTests {
             let stopping = try #require(assignments.firstIndex(of: "STOPPING=1"))
             #expect(ready < stoppingStatus && stoppingStatus < stopping)
             #expect(daemon.log.contains("LIGAS_REASON=SIGTERM"))
-        }
-    }
-
-    @Test("Started with no arguments (as systemd starts it), a bad setting in the environment stops ligasd with exit 64 and its name")
-    func badSettingWithoutArguments() async throws {
-        try await ActivatedDaemon.run(remote: sample, environment: ["LIGASD_MAX_IN_FLIGHT": "lots"]) { daemon in
-            try await poll("systemd-socket-activate to create \(daemon.socketPath)") {
-                FileManager.default.fileExists(atPath: daemon.socketPath) ? true : nil
-            }
-            // The connection makes the tool exec ligasd, which refuses to start: no hello comes back.
-            await #expect(throws: ClientError.self) {
-                try await within(.seconds(20), "a connection to a ligasd that refuses to start") {
-                    try await LigasClient.connect(socketPath: daemon.socketPath)
-                }
-            }
-            let status = try await daemon.process.waitForExit(timeout: .seconds(20))
-            #expect(status == 64, "ligasd printed: \(daemon.log)")
-            #expect(daemon.log.contains("Error:"))
-            #expect(daemon.log.contains("LIGASD_MAX_IN_FLIGHT"))
-            #expect(try daemon.notify.assignments() == [])
         }
     }
 

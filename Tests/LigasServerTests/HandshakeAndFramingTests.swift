@@ -1,6 +1,7 @@
 import Foundation
 import LigasProtocol
 import LigasServer
+import LigasTestSupport
 import Testing
 
 @Suite("Server: handshake and bad frames")
@@ -82,27 +83,32 @@ struct HandshakeAndFramingTests {
         }
     }
 
-    @Test("A client that never says hello is dropped after the handshake timeout, with a named error")
+    @Test("A client that never says hello is dropped after the handshake timeout, with a named error, and logged as breaking the protocol")
     func handshakeTimeout() async throws {
         var limits = ServerLimits()
         limits.handshakeTimeout = .milliseconds(100)
-        try await TestServer.run(limits: limits) { server in
-            let client = try RawClient(path: server.path)
-            let frames = try await client.framesUntilClosed()
-            #expect(try frames.map { try errorBody($0)?.code } == [.deadlineExceeded])
-        }
+        let log = LogRecorder()
+        let server = try TestServer(limits: limits, logger: log.logger)
+        let client = try RawClient(path: server.path)
+        let frames = try await client.framesUntilClosed()
+        await server.stop()
+        #expect(try frames.map { try errorBody($0)?.code } == [.deadlineExceeded])
+        #expect(log.all.contains { $0.message == "client protocol error" && $0.level == .notice })
     }
 
-    @Test("An idle connection is closed after the idle timeout, with a named error")
+    @Test("An idle connection is closed after the idle timeout, with a named error, logged at debug and not as a client breaking the protocol")
     func idleTimeout() async throws {
         var limits = ServerLimits()
         limits.idleConnectionTimeout = .milliseconds(100)
-        try await TestServer.run(limits: limits) { server in
-            let client = try RawClient(path: server.path)
-            _ = try await client.hello()
-            let frames = try await client.framesUntilClosed()
-            #expect(try frames.map { try errorBody($0)?.code } == [.deadlineExceeded])
-        }
+        let log = LogRecorder()
+        let server = try TestServer(limits: limits, logger: log.logger)
+        let client = try RawClient(path: server.path)
+        _ = try await client.hello()
+        let frames = try await client.framesUntilClosed()
+        await server.stop()
+        #expect(try frames.map { try errorBody($0)?.code } == [.deadlineExceeded])
+        #expect(log.all.contains { $0.message == "idle connection closed" && $0.level == .debug })
+        #expect(!log.all.contains { $0.message == "client protocol error" })
     }
 }
 

@@ -146,9 +146,20 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// Close now, whatever is in flight (end of the shutdown grace period).
-    func forceClose() {
-        loop.execute { [self] in teardown(reason: "shutdown") }
+    /// Close now, whatever is in flight (end of the shutdown grace period). Each request still in
+    /// flight is first answered `shuttingDown`, so that its client can tell a request cut off from
+    /// a connection lost; where the socket takes it at once: a stream its client was slow to read
+    /// may have left no room, and the close does not wait for a client.
+    func forceClose(grace: Duration) {
+        loop.execute { [self] in
+            if state.sendsAnswers {
+                let cutOff = ErrorBody.cutOff(grace: grace)
+                for requestID in inFlight.keys.sorted() {
+                    _ = enqueueAnswer(requestID) { try encoder.appendError(id: requestID, cutOff, to: &$0) }
+                }
+            }
+            teardown(reason: "shutdown")
+        }
     }
 
     private func teardown(reason: String) {
@@ -189,13 +200,18 @@ final class Connection: @unchecked Sendable {
     }
 
     /// A connection-level refusal: a named error with request id 0, then close. Nothing more is
-    /// sent for the requests in flight; they are cancelled with the connection.
-    private func refuse(_ error: ErrorBody) {
+    /// sent for the requests in flight; they are cancelled with the connection. Logged as a
+    /// client breaking the protocol unless `protocolError` is false (an idle client broke nothing).
+    private func refuse(_ error: ErrorBody, protocolError: Bool = true) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard state != .closing, state != .closed else { return }
         var metadata: Logger.Metadata = ["error-code": "\(error.code)", "error": "\(error.message)"]
-        metadata.tag(logTags.clientProtocolError)
-        logger.notice("client protocol error", metadata: metadata)
+        if protocolError {
+            metadata.tag(logTags.clientProtocolError)
+            logger.notice("client protocol error", metadata: metadata)
+        } else {
+            logger.debug("\(error.message)", metadata: metadata)
+        }
         enqueue { try encoder.appendError(id: 0, error, to: &$0) }
         closeWhenFlushed()
     }
@@ -738,7 +754,7 @@ final class Connection: @unchecked Sendable {
         if idleUntil > .now() {
             idleTimer?.schedule(deadline: idleUntil)
         } else if inFlight.isEmpty {
-            refuse(ErrorBody(code: .deadlineExceeded, message: "idle connection closed"))
+            refuse(ErrorBody(code: .deadlineExceeded, message: "idle connection closed"), protocolError: false)
         } else {
             idleTimer?.schedule(deadline: .now() + limits.idleConnectionTimeout.dispatchInterval)
         }

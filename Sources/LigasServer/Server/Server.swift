@@ -105,7 +105,7 @@ public final class Server: @unchecked Sendable {
             logger.notice("shutdown grace over; cutting off what is still in flight", metadata: [
                 "connections": "\(open.count)", "in-flight": "\(statistics().inFlightRequests)", "grace": "\(grace)",
             ])
-            open.forEach { $0.forceClose() }
+            open.forEach { $0.forceClose(grace: grace) }
             _ = await waitUntilNoConnections()
         }
         loop.close()

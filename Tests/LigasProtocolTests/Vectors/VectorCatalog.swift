@@ -249,15 +249,27 @@ enum VectorCatalog {
         ),
         VectorSpec(
             name: "error-result-too-large",
-            description: "Request-level error in place of the describe response (a 7269-byte frame, see response-describe) for a client that accepts 4096-byte frames; the request ends, the connection stays open.",
+            description: "Request-level error in place of the describe response (a 7415-byte frame, see response-describe) for a client that accepts 4096-byte frames; the request ends, the connection stays open.",
             requestID: 10,
-            payload: .error(.resultTooLarge(bytes: 7269, maxFrameSize: 4096))
+            payload: .error(.resultTooLarge(bytes: 7415, maxFrameSize: 4096))
         ),
         VectorSpec(
             name: "error-request-id-in-flight",
             description: "Connection-level error (request id 0) sent before closing: a request reused id 9 while request 9 was in flight.",
             requestID: 0,
             payload: .error(.requestIDInFlight(9))
+        ),
+        VectorSpec(
+            name: "error-shutting-down-cut-off",
+            description: "Request-level error sent just before the daemon closes the connection: request 4 was still in flight when the 10-second shutdown grace ran out; details.started says it was started (whether it was carried out is unknown), unlike a request answered shuttingDown without it.",
+            requestID: 4,
+            payload: .error(.cutOff(grace: .seconds(10)))
+        ),
+        VectorSpec(
+            name: "error-misconfigured",
+            description: "Connection-level refusal (request id 0), the server's first frame before it closes: a socket-activated ligasd found a misspelt setting in its environment (from systemd's EnvironmentFile=) and exits without serving.",
+            requestID: 0,
+            payload: .error(ErrorBody(code: .misconfigured, message: "ligasd cannot start: LIGASD_LOG_LEVLE=debug: expected a known LIGASD_* setting name (ligasd --help lists them)"))
         ),
         VectorSpec(
             name: "error-too-many-connections-per-uid",

@@ -1,0 +1,125 @@
+import Foundation
+import Glibc
+import LigasTestSupport
+import Testing
+
+/// What `ligas-client image -o PATH` does to what is at PATH: a regular file is replaced only
+/// once the download is complete, through a file of its own; anything else is written in place or
+/// refused, and nothing is followed or clobbered that PATH does not name.
+@Suite("ligas-client image -o: the output file")
+struct ImageOutputFileTests {
+    static func download(to path: String, socket: String) async throws -> CommandRun {
+        try await CommandRun.client(["image", "--team", "emelec", "-o", path], socket: socket)
+    }
+
+    static func mode(_ path: String) -> mode_t {
+        var status = stat()
+        return stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0
+    }
+
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+    }
+
+    @Test("An existing file is replaced with the image and keeps its permissions; nothing else is left in its folder")
+    func existingFileKeepsItsMode() async throws {
+        try await ClientCommandTests.withDaemon { daemon in
+            let directory = TemporaryDirectory()
+            let file = directory.url.appendingPathComponent("logo.png").path
+            #expect(FileManager.default.createFile(atPath: file, contents: Data("old".utf8), attributes: [.posixPermissions: 0o600]))
+            let run = try await Self.download(to: file, socket: daemon.socketPath)
+            #expect(run.status == 0, "\(run.errorOutput)")
+            #expect(FileManager.default.contents(atPath: file) == (try ClientCommandTests.emelecLogo))
+            #expect(Self.mode(file) == 0o600)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["logo.png"])
+        }
+    }
+
+    @Test("A symbolic link keeps being a link, and its target, new or not, gets the image; a link planted at FILE.part is not followed", arguments: [false, true])
+    func symbolicLinks(targetExists: Bool) async throws {
+        try await ClientCommandTests.withDaemon { daemon in
+            let directory = TemporaryDirectory()
+            let target = directory.url.appendingPathComponent("target.png").path
+            if targetExists { #expect(FileManager.default.createFile(atPath: target, contents: Data("old".utf8))) }
+            let link = directory.url.appendingPathComponent("link.png").path
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "target.png")  // relative
+            let victim = directory.url.appendingPathComponent("victim").path
+            #expect(FileManager.default.createFile(atPath: victim, contents: Data("keep".utf8)))
+            try FileManager.default.createSymbolicLink(atPath: link + ".part", withDestinationPath: victim)
+            try FileManager.default.createSymbolicLink(atPath: target + ".part", withDestinationPath: victim)
+
+            let run = try await Self.download(to: link, socket: daemon.socketPath)
+            #expect(run.status == 0, "\(run.errorOutput)")
+            #expect(Self.isSymbolicLink(link))
+            #expect(FileManager.default.contents(atPath: target) == (try ClientCommandTests.emelecLogo))
+            #expect(FileManager.default.contents(atPath: victim) == Data("keep".utf8))
+        }
+    }
+
+    @Test("A FIFO is written in place and stays a FIFO")
+    func fifoInPlace() async throws {
+        try await ClientCommandTests.withDaemon { daemon in
+            let directory = TemporaryDirectory()
+            let fifo = directory.url.appendingPathComponent("pipe").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            // Opening a FIFO to read waits for its writer: on a thread of its own.
+            // (Not FileManager: it opens without waiting, reads nothing and is gone before the writer comes.)
+            let reader = Task { await offThePool("fifo-reader") { Self.readAll(fifo) } }
+            let run = try await Self.download(to: fifo, socket: daemon.socketPath)
+            #expect(run.status == 0, "\(run.errorOutput)")
+            #expect(await reader.value == (try ClientCommandTests.emelecLogo))
+            var status = stat()
+            #expect(stat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+        }
+    }
+
+    /// Every byte until the writer closes, with blocking reads.
+    static func readAll(_ path: String) -> Data? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return count == 0 ? bytes : nil }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    @Test("A directory, or a folder that does not exist, is refused with exit 73 and its reason, before ligasd is asked")
+    func unwritable() async throws {
+        try await ClientCommandTests.withDaemon { daemon in
+            let directory = TemporaryDirectory()
+            let intoDirectory = try await Self.download(to: directory.url.path, socket: daemon.socketPath)
+            #expect(intoDirectory.status == 73, "\(intoDirectory.errorOutput)")
+            #expect(intoDirectory.errorOutput == "ligas-client: cannot write \(directory.url.path): it is a directory\n")
+
+            let missing = directory.url.appendingPathComponent("no/such/folder.png").path
+            let intoNowhere = try await Self.download(to: missing, socket: daemon.socketPath)
+            #expect(intoNowhere.status == 73, "\(intoNowhere.errorOutput)")
+            #expect(intoNowhere.errorOutput == "ligas-client: cannot write \(missing): No such file or directory\n")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+
+            let status = try await CommandRun.client(["status", "--json"], socket: daemon.socketPath).jsonObject()
+            #expect(status?["requestsServed"] as? Int == 0)
+        }
+    }
+
+    @Test("Downloads to the same file at once all succeed, and leave the whole image and nothing else")
+    func concurrentDownloads() async throws {
+        try await ClientCommandTests.withDaemon { daemon in
+            let directory = TemporaryDirectory()
+            let file = directory.url.appendingPathComponent("logo.png").path
+            let runs = try await withThrowingTaskGroup(of: CommandRun.self) { group in
+                for _ in 0..<6 { group.addTask { try await Self.download(to: file, socket: daemon.socketPath) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(runs.map(\.status) == Array(repeating: 0, count: 6), "\(runs.map(\.errorOutput))")
+            #expect(FileManager.default.contents(atPath: file) == (try ClientCommandTests.emelecLogo))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["logo.png"])
+        }
+    }
+}

@@ -24,6 +24,30 @@ struct UserManagerTests {
         }
     }
 
+    @Test("A setting ligasd cannot take: each client that starts it is told why (misconfigured), systemd does not restart it, and the socket keeps listening")
+    func misconfigured() async throws {
+        try await UserManager.run(binaryDirectory: Binaries.directory, remote: BundledSampleData.baseURL.path, serviceSettings: ["Environment=LIGASD_LOG_LEVEL=loud"]) { manager in
+            for _ in 1...2 {
+                let refusal = await asyncResult {
+                    try await within(.seconds(20), "the hello exchange") { try await LigasClient.connect(socketPath: manager.socketPath) }
+                }
+                guard case .failure(ClientError.server(let body)) = refusal else {
+                    Issue.record("expected misconfigured, got \(refusal)")
+                    return
+                }
+                #expect(body.code == .misconfigured)
+                #expect(body.message.hasPrefix("ligasd cannot start: LIGASD_LOG_LEVEL=loud: expected "), "\(body.message)")
+                try await poll("ligasd.service to fail", timeout: .seconds(20)) {
+                    try await manager.service("ActiveState") == "failed" ? true : nil
+                }
+            }
+            #expect(try await manager.service("ExecMainStatus") == "64")
+            #expect(try await manager.service("NRestarts") == "0")
+            let socketState = try await manager.systemctl("show", "--property=ActiveState", "--value", "ligasd.socket")
+            #expect(socketState.trimmingCharacters(in: .whitespacesAndNewlines) == "active")
+        }
+    }
+
     @Test("A directory too long for the manager's sockets is refused with a named error, before anything starts")
     func directoryTooLongForSockets() async throws {
         let directory = TemporaryDirectory()

@@ -136,6 +136,8 @@ struct InstallTests {
             #expect(install.output.contains("installed \(destination.path)/\(path)"), "\(path) not printed")
         }
         #expect(Self.mode(destination.appendingPathComponent("etc/ligasd")) == 0o700)
+        // Only the key's own folder is private: a staged tree unpacked over / must not close /etc.
+        #expect(Self.mode(destination.appendingPathComponent("etc")) == 0o755)
         let apiKey = try FileManager.default.attributesOfItem(atPath: destination.appendingPathComponent("etc/ligasd/api-key").path)
         #expect((apiKey[.size] as? NSNumber)?.intValue == 0)
         // bin/ligasd is a relative link to the executable beside its resource bundle.

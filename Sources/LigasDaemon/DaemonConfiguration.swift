@@ -60,10 +60,13 @@ public struct DaemonConfiguration: Sendable {
         source ?? (remote == BundledSampleData.baseURL ? .sample : .ligasREST)
     }
 
-    /// The remotes the source needs, and a seed source besides when one is set.
+    /// The remotes the source needs, and a seed source besides when one is set. The key goes only
+    /// to the source `LIGASD_SOURCE` names (both RapidAPI providers share one key): one
+    /// provider's key must never reach another server, so a seed source beside another source,
+    /// and the bundled files, get none.
     var remoteSources: [RemoteSource] {
         var sources: [RemoteSource] = switch effectiveSource {
-        case .sample: [RemoteSource(dataSource: .ligasREST, baseURL: BundledSampleData.baseURL, apiKey: apiKey)]
+        case .sample: [RemoteSource(dataSource: .ligasREST, baseURL: BundledSampleData.baseURL)]
         case .ligasREST: [RemoteSource(dataSource: .ligasREST, baseURL: remote, apiKey: apiKey)]
         case .seed: []
         case .rapidAPI: [
@@ -71,7 +74,9 @@ public struct DaemonConfiguration: Sendable {
             RemoteSource(dataSource: .transfermarkt, baseURL: transfermarktURL, apiKey: apiKey),
         ]
         }
-        if let seedRemote { sources.append(RemoteSource(dataSource: .seedFootballAPI, baseURL: seedRemote, apiKey: apiKey)) }
+        if let seedRemote {
+            sources.append(RemoteSource(dataSource: .seedFootballAPI, baseURL: seedRemote, apiKey: effectiveSource == .seed ? apiKey : nil))
+        }
         return sources
     }
 

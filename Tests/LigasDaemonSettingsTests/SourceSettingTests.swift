@@ -37,6 +37,23 @@ struct SourceSettingTests {
         #expect(mirrors.remoteSources.map(\.baseURL.absoluteString) == ["http://127.0.0.1:1/", "http://127.0.0.1:2/"])
     }
 
+    @Test("The key goes only to the source LIGASD_SOURCE names: never to a seed source beside it, nor to the bundled files")
+    func keyStaysWithItsSource() throws {
+        let seed = "http://127.0.0.1:3/"
+        let rapid = try DaemonConfiguration.resolve(environment: ["LIGASD_SOURCE": "rapidapi", "LIGASD_API_KEY": "k", "LIGASD_SEED_REMOTE": seed])
+        #expect(rapid.remoteSources.map(\.dataSource) == [.flashLive, .transfermarkt, .seedFootballAPI])
+        #expect(rapid.remoteSources.map(\.apiKey) == [APIKey("k"), APIKey("k"), nil])
+
+        let rest = try DaemonConfiguration.resolve(environment: ["LIGASD_REMOTE": "http://127.0.0.1:9/", "LIGASD_API_KEY": "k", "LIGASD_SEED_REMOTE": seed])
+        #expect(rest.remoteSources.map(\.apiKey) == [APIKey("k"), nil])
+
+        let seedOnly = try DaemonConfiguration.resolve(environment: ["LIGASD_SOURCE": "seed", "LIGASD_API_KEY": "k", "LIGASD_SEED_REMOTE": seed])
+        #expect(seedOnly.remoteSources.map(\.apiKey) == [APIKey("k")])
+
+        let sample = try DaemonConfiguration.resolve(environment: ["LIGASD_API_KEY": "k"])
+        #expect(sample.remoteSources.map(\.apiKey) == [nil])
+    }
+
     @Test("rapidapi without a key, seed without its URL, or a source nobody knows: ligasd refuses to start, saying what is missing")
     func refusals() {
         #expect(throws: ConfigurationError(

@@ -49,6 +49,7 @@ struct Ligasd: AsyncParsableCommand {
             Normally started by systemd socket activation (ligasd.socket). Without it, pass --socket.
             Every option has an environment and config-file form: LIGASD_SOCKET, LIGASD_REMOTE, ….
             The API key is read from $CREDENTIALS_DIRECTORY/api-key or LIGASD_API_KEY, never from a flag.
+            Exit status: 0 stopped (SIGTERM, SIGINT or idle exit); 64 a setting it cannot take; 1 it could not start.
             """,
         version: Daemon.version)
 

@@ -2,8 +2,8 @@ import FoundationEssentials
 import LigasDomain
 import LigasRemote
 
-/// The optional config file: `KEY=value` lines with the `LIGASD_*` names, `#` comments and
-/// blank lines allowed. The same format systemd reads with `EnvironmentFile=`.
+/// The optional config file: `LIGASD_*=value` lines in the syntax of systemd's `EnvironmentFile=`
+/// (`EnvironmentFileSyntax`), so the same file serves `--config` and the units.
 enum ConfigFile {
     /// The values, by `LIGASD_*` name.
     static func read(path: String) throws -> [String: String] {
@@ -16,21 +16,14 @@ enum ConfigFile {
         return try parse(text)
     }
 
+    /// A name that is no setting stops ligasd with its line: systemd would pass it on, unread.
     static func parse(_ text: String) throws -> [String: String] {
         var settings: [String: String] = [:]
-        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.trimmingWhitespace()
-            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            guard let equals = line.firstIndex(of: "=") else {
-                throw ConfigurationError(key: "line \(number + 1)", value: line, expected: "KEY=value")
+        for assignment in try EnvironmentFileSyntax.assignments(in: text) {
+            guard let setting = DaemonSetting.named(assignment.name) else {
+                throw ConfigurationError(key: "line \(assignment.line)", value: assignment.name, expected: "a known LIGASD_* setting name (ligasd --help lists them)")
             }
-            let name = line[..<equals].trimmingWhitespace()
-            guard let setting = DaemonSetting.named(name) else {
-                throw ConfigurationError(key: "line \(number + 1)", value: name, expected: "a known LIGASD_* setting name (ligasd --help lists them)")
-            }
-            var value = line[line.index(after: equals)...].trimmingWhitespace()
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-            settings[setting.name] = value
+            settings[setting.name] = assignment.value
         }
         return settings
     }

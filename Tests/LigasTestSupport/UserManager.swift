@@ -4,7 +4,8 @@ import Glibc
 /// A real `systemd --user` manager running the project's user units from `systemd/user/` (with
 /// `@bindir@` filled in), as `../shared/notes/systemd-in-tests.md` describes for machines where
 /// systemd is not PID 1. The one harness for the end-to-end tests, the stress suite's `restart`
-/// and `idle-exit` scenarios and the bench's cold start under `systemd --user`.
+/// and `idle-exit` scenarios, the bench's cold start under `systemd --user`, and systemd's own
+/// reading of an `EnvironmentFile=` (the config file's syntax).
 ///
 /// A drop-in lifts systemd's start limit (these runs start ligasd far more often than real use),
 /// serves `remote`, and appends every ligasd instance's stderr to `daemonLog`, before the extra
@@ -137,20 +138,37 @@ public final class UserManager: @unchecked Sendable {
         return output
     }
 
+    /// What this manager makes of `file` as a service's `EnvironmentFile=`: the environment of a
+    /// transient service that prints its own, by name (the manager's own variables among them).
+    public func environment(loadedFrom file: URL) async throws -> [String: String] {
+        let printed = directory.appendingPathComponent("environment-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: printed) }
+        let arguments = ["--wait", "--quiet", "-p", "EnvironmentFile=\(file.path)", "-p", "StandardOutput=file:\(printed.path)", "/usr/bin/env", "-0"]
+        let (status, output) = try await run(arguments, program: "/usr/bin/systemd-run")
+        guard status == 0 else { throw ManagerFailure(description: "systemd-run --user \(arguments.joined(separator: " ")) exited \(status): \(output)") }
+        var environment: [String: String] = [:]
+        for entry in try Data(contentsOf: printed).split(separator: 0) {
+            let text = String(decoding: entry, as: UTF8.self)
+            guard let equals = text.firstIndex(of: "=") else { continue }
+            environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
+        return environment
+    }
+
     /// Its stdout (what is parsed) and, for a failure's message, its stderr.
-    private func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+    private func run(_ arguments: [String], program: String = "/bin/systemctl") async throws -> (status: Int32, output: String) {
         let output = directory.appendingPathComponent("systemctl-\(UUID().uuidString).out")
         let errors = directory.appendingPathComponent("systemctl-\(UUID().uuidString).err")
         defer {
             try? FileManager.default.removeItem(at: output)
             try? FileManager.default.removeItem(at: errors)
         }
-        let process = try Spawn.start("/bin/systemctl", ["--user"] + arguments, environment: environment, output: output, errors: errors)
+        let process = try Spawn.start(program, ["--user"] + arguments, environment: environment, output: output, errors: errors)
         tracking.started(process)
         defer { tracking.ended(process) }
         let status: Int32
         do {
-            status = try await within(.seconds(60), "systemctl --user \(arguments.joined(separator: " "))") { await process.waitForExit() }
+            status = try await within(.seconds(60), "\(program) --user \(arguments.joined(separator: " "))") { await process.waitForExit() }
         } catch {
             await process.terminate()
             throw error

@@ -11,7 +11,7 @@ enum ConfigFile {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw ConfigurationError(key: "LIGASD_CONFIG", value: path, expected: "a readable UTF-8 file")
+            throw ConfigurationError(key: DaemonConfiguration.configFileVariable, value: path, expected: "a readable UTF-8 file")
         }
         return try parse(text)
     }

@@ -120,29 +120,40 @@ public struct DaemonConfiguration: Sendable {
 /// A setting that could not be understood; the daemon refuses to start with it.
 public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
     public let key: String
-    public let value: String
+    /// Nil when it must not be shown.
+    public let value: String?
     public let expected: String
 
-    public init(key: String, value: String, expected: String) {
+    public init(key: String, value: String?, expected: String) {
         self.key = key
         self.value = value
         self.expected = expected
     }
 
-    public var description: String { "\(key)=\(value): expected \(expected)" }
+    public var description: String { "\(value.map { "\(key)=\($0)" } ?? key): expected \(expected)" }
+
+    /// A `LIGASD_*` variable that is no setting. A misspelt name in the units' `EnvironmentFile=`
+    /// arrives so: systemd reads that file, not ligasd. Its value is not shown (it may be a key).
+    public static func unknownEnvironmentName(_ name: String) -> ConfigurationError {
+        ConfigurationError(
+            key: "\(name) (in the environment; under systemd, from EnvironmentFile=)", value: nil,
+            expected: "a known LIGASD_* setting name (ligasd --help lists them)")
+    }
 }
 
 extension DaemonConfiguration {
     /// Resolves the settings (`DaemonSetting.all`): the defaults, then the config file (`configFile`,
     /// else `LIGASD_CONFIG`), then the environment, then `commandLine` (values by `LIGASD_*` name);
     /// the API key in `$CREDENTIALS_DIRECTORY/api-key`, if there is one, wins over `LIGASD_API_KEY`.
+    /// Any other `LIGASD_*` name in the environment stops ligasd, as in the file.
     public static func resolve(
         commandLine: [String: String] = [:],
         environment: [String: String] = ProcessInfo.processInfo.environment,
         configFile: String? = nil
     ) throws -> DaemonConfiguration {
+        if let unknown = environment.keys.filter(isUnknownSettingName).min() { throw ConfigurationError.unknownEnvironmentName(unknown) }
         var settings: [String: String] = [:]
-        if let path = configFile ?? environment["LIGASD_CONFIG"] {
+        if let path = configFile ?? environment[configFileVariable] {
             settings = try ConfigFile.read(path: path)
         }
         for setting in DaemonSetting.all {
@@ -156,5 +167,12 @@ extension DaemonConfiguration {
         configuration.apiKey = try CredentialLoading.apiKey(environment: environment) ?? configuration.apiKey
         try configuration.validate()
         return configuration
+    }
+
+    /// The config file's path: the one `LIGASD_*` variable that is no setting (the file cannot name itself).
+    static let configFileVariable = "LIGASD_CONFIG"
+
+    private static func isUnknownSettingName(_ name: String) -> Bool {
+        name.hasPrefix("LIGASD_") && name != configFileVariable && DaemonSetting.named(name) == nil
     }
 }

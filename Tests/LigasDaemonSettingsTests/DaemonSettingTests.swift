@@ -128,6 +128,38 @@ struct DaemonSettingTests {
         }
     }
 
+    @Test("A misspelt LIGASD_* name in the environment (where systemd's EnvironmentFile= puts the file's lines) stops ligasd")
+    func unknownEnvironmentName() throws {
+        let misspelt = ConfigurationError.unknownEnvironmentName("LIGASD_LOG_LEVLE")
+        #expect(throws: misspelt) {
+            try DaemonConfiguration.resolve(environment: ["LIGASD_LOG_LEVEL": "info", "LIGASD_LOG_LEVLE": "debug", "PATH": "/usr/bin"])
+        }
+        #expect(misspelt.description
+            == "LIGASD_LOG_LEVLE (in the environment; under systemd, from EnvironmentFile=): expected a known LIGASD_* setting name (ligasd --help lists them)")
+        // The value is never shown: a misspelt LIGASD_API_KEY holds a key.
+        #expect(throws: ConfigurationError.unknownEnvironmentName("LIGASD_APIKEY")) {
+            try DaemonConfiguration.resolve(environment: ["LIGASD_APIKEY": "secret"])
+        }
+        #expect(!"\(ConfigurationError.unknownEnvironmentName("LIGASD_APIKEY"))".contains("secret"))
+    }
+
+    @Test("LIGASD_CONFIG, every setting's name and names without the LIGASD_ prefix are taken from the environment")
+    func knownEnvironmentNames() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("ligasd.conf")
+        try "LIGASD_MAX_CONNECTIONS=7\n".write(to: file, atomically: true, encoding: .utf8)
+        let environment = ["LIGASD_CONFIG": file.path, "LIGAS_SOMETHING": "x", "XLIGASD_Y": "z", "LIGASD_SOURCE": "sample"]
+        #expect(try DaemonConfiguration.resolve(environment: environment).limits.maxConnections == 7)
+        // Every setting's name: taken, or refused for its value, never for its name.
+        for setting in DaemonSetting.all {
+            do {
+                _ = try DaemonConfiguration.resolve(environment: [setting.name: ""])
+            } catch let error as ConfigurationError {
+                #expect(error.key == setting.name)
+            }
+        }
+    }
+
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import LigasDomain
+import LigasProtocol
 import LigasRemote
 import LigasSystemd
 import Logging
@@ -111,7 +112,7 @@ extension DaemonSetting {
         },
         count("monthly-requests",
               "requests ligasd may make to each RapidAPI provider per calendar month (UTC); past it, cached data or `quotaExceeded`. Set it to your plan's quota",
-              \.monthlyRequests),
+              \.monthlyRequests),  // a u64 in `status`: any Int fits
         DaemonSetting(
             flag: nil, named: "LIGASD_API_KEY", defaultText: .none,
             meaning: "the API key, unless `$CREDENTIALS_DIRECTORY/api-key` (systemd `LoadCredential=`) exists, which wins; never a flag, never logged"
@@ -133,15 +134,22 @@ extension DaemonSetting {
         duration("remote-first-budget",
                  "seconds `matches` waits for the remote before fresh cached matches answer instead (the fetch goes on in the background)",
                  \.remoteFirstBudget),
-        count("image-cache-bytes", "total size of cached images (least recently used go first)", \.imageCacheBytes),
-        count("max-connections", "more are refused with `tooManyRequests`", \.limits.maxConnections),
+        // SQLite's largest file with the cache's 64 KiB pages (2³² pages); the file's own cap is
+        // this plus the feeds' allowance, which must not overflow.
+        count("image-cache-bytes", "total size of cached images (least recently used go first)", upTo: 1 << 48, \.imageCacheBytes),
+        // A connection is a file descriptor, an Int32.
+        count("max-connections", "more are refused with `tooManyRequests`", upTo: Int(Int32.max), \.limits.maxConnections),
         count("max-connections-per-uid",
               "connections of one user (uid, from `SO_PEERCRED`); more are refused with `tooManyRequests` (`details.cap` = `connectionsPerUID`)",
-              \.limits.maxConnectionsPerUID),
-        count("max-in-flight", "requests per connection (announced in hello)", \.limits.maxInFlightPerConnection),
-        count("max-frame-size", "largest frame accepted (`frameTooLarge` and close beyond)", atLeast: 4096, \.limits.maxFrameSize),
-        duration("handshake-timeout", "seconds a client has to say hello", \.limits.handshakeTimeout),
-        duration("idle-connection-timeout", "seconds an idle connection is kept", \.limits.idleConnectionTimeout),
+              upTo: Int(Int32.max), \.limits.maxConnectionsPerUID),
+        // Both are u32 in the server's hello (PROTOCOL.md §8): more trapped at the first connection.
+        count("max-in-flight", "requests per connection (announced in hello)", upTo: Int(UInt32.max), \.limits.maxInFlightPerConnection),
+        count("max-frame-size", "largest frame accepted (`frameTooLarge` and close beyond)",
+              from: ProtocolLimits.minimumMaxFrameSize, upTo: Int(UInt32.max), \.limits.maxFrameSize),
+        // 0 would close every connection at once: never what a user means (`LIGASD_IDLE_EXIT=0`, never, is another thing).
+        duration("handshake-timeout", "seconds a client has to say hello (at least `0.001`)", from: .milliseconds(1), \.limits.handshakeTimeout),
+        duration("idle-connection-timeout", "seconds an idle connection is kept (at least `0.001`)", from: .milliseconds(1),
+                 \.limits.idleConnectionTimeout),
         count("max-output-bytes", "unread output a connection may pile up before it is dropped", \.limits.maxOutputBytes),
         DaemonSetting(
             flag: "idle-exit", defaultText: .value(defaults.idleExit.map(secondsText) ?? "0"),
@@ -210,23 +218,26 @@ extension DaemonSetting {
         }
     }
 
-    /// A whole number of at least `atLeast`.
+    /// A whole number from `minimum` to `maximum`: the bound of whatever the count goes to.
     private static func count(
-        _ flag: String, _ meaning: String, atLeast minimum: Int = 1, _ keyPath: WritableKeyPath<DaemonConfiguration, Int> & Sendable
+        _ flag: String, _ meaning: String, from minimum: Int = 1, upTo maximum: Int = .max,
+        _ keyPath: WritableKeyPath<DaemonConfiguration, Int> & Sendable
     ) -> DaemonSetting {
         DaemonSetting(flag: flag, defaultText: .value(String(defaults[keyPath: keyPath])), meaning: meaning) { configuration, text in
-            guard let value = Int(text), value >= minimum else { throw expected("a whole number ≥ \(minimum)") }
+            guard let value = Int(text), (minimum...maximum).contains(value) else {
+                throw expected("a whole number from \(minimum) to \(maximum)")
+            }
             configuration[keyPath: keyPath] = value
         }
     }
 
-    /// Seconds, fractions allowed.
+    /// Seconds, fractions allowed, of at least `minimum`.
     private static func duration(
-        _ flag: String, _ meaning: String, _ keyPath: WritableKeyPath<DaemonConfiguration, Duration> & Sendable
+        _ flag: String, _ meaning: String, from minimum: Duration = .zero, _ keyPath: WritableKeyPath<DaemonConfiguration, Duration> & Sendable
     ) -> DaemonSetting {
         DaemonSetting(flag: flag, defaultText: .value(secondsText(defaults[keyPath: keyPath])), meaning: meaning) {
             configuration, text in
-            configuration[keyPath: keyPath] = try seconds(text)
+            configuration[keyPath: keyPath] = try seconds(text, from: minimum)
         }
     }
 
@@ -248,11 +259,15 @@ extension DaemonSetting {
         }
     }
 
-    /// Seconds, fractions allowed, to the millisecond.
-    private static func seconds(_ text: String) throws -> Duration {
-        guard let value = Double(text), value >= 0, value < 1e9 else { throw expected("seconds (≥ 0)") }
-        return .milliseconds(Int64(value * 1000))
+    /// Seconds, fractions allowed, to the millisecond, from `minimum` to `maximumSeconds`.
+    private static func seconds(_ text: String, from minimum: Duration = .zero) throws -> Duration {
+        let duration = Double(text).flatMap { $0 >= 0 && $0 <= Double(maximumSeconds) ? Duration.milliseconds(Int64($0 * 1000)) : nil }
+        guard let duration, duration >= minimum else { throw expected("seconds from \(secondsText(minimum)) to \(maximumSeconds)") }
+        return duration
     }
+
+    /// Some 31 years; in nanoseconds (a Dispatch deadline), still far from Int64's end.
+    private static let maximumSeconds = 999_999_999
 
     private static func secondsText(_ duration: Duration) -> String {
         let seconds = Double(duration / .milliseconds(1)) / 1000

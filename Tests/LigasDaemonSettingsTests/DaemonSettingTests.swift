@@ -96,10 +96,10 @@ struct DaemonSettingTests {
 
     @Test("A value that cannot be read stops ligasd, naming the setting, the value and what was expected")
     func invalidValues() {
-        #expect(throws: ConfigurationError(key: "LIGASD_MAX_CONNECTIONS", value: "many", expected: "a whole number ≥ 1")) {
+        #expect(throws: ConfigurationError(key: "LIGASD_MAX_CONNECTIONS", value: "many", expected: "a whole number from 1 to 2147483647")) {
             try DaemonConfiguration.resolve(environment: ["LIGASD_MAX_CONNECTIONS": "many"])
         }
-        #expect(throws: ConfigurationError(key: "LIGASD_MAX_FRAME_SIZE", value: "100", expected: "a whole number ≥ 4096")) {
+        #expect(throws: ConfigurationError(key: "LIGASD_MAX_FRAME_SIZE", value: "100", expected: "a whole number from 4096 to 4294967295")) {
             try DaemonConfiguration.resolve(commandLine: ["LIGASD_MAX_FRAME_SIZE": "100"], environment: [:])
         }
         #expect(throws: ConfigurationError(key: "LIGASD_SOCKET_MODE", value: "999", expected: "an octal mode such as 0660")) {
@@ -112,6 +112,57 @@ struct DaemonSettingTests {
             key: "LIGASD_REMOTE", value: "ftp://x", expected: "an http://, https:// or file:// URL, or an absolute path")) {
             try DaemonConfiguration.resolve(environment: ["LIGASD_REMOTE": "ftp://x"])
         }
+    }
+
+    @Test("A count past what it goes to (a u32 in hello, a file descriptor, SQLite's largest file) is refused, with the range", arguments: [
+        ("LIGASD_MAX_IN_FLIGHT", 1, 4_294_967_295), ("LIGASD_MAX_FRAME_SIZE", 4096, 4_294_967_295),
+        ("LIGASD_MAX_CONNECTIONS", 1, 2_147_483_647), ("LIGASD_MAX_CONNECTIONS_PER_UID", 1, 2_147_483_647),
+        ("LIGASD_IMAGE_CACHE_BYTES", 1, 281_474_976_710_656), ("LIGASD_MAX_OUTPUT_BYTES", 1, Int.max), ("LIGASD_MONTHLY_REQUESTS", 1, Int.max),
+    ])
+    func countRanges(name: String, minimum: Int, maximum: Int) throws {
+        let refusal = "a whole number from \(minimum) to \(maximum)"
+        for value in [String(minimum), String(maximum)] {
+            #expect(throws: Never.self) { try DaemonConfiguration.resolve(environment: [name: value]) }
+        }
+        for value in [String(minimum - 1), maximum == .max ? "9223372036854775808" : String(maximum + 1)] {
+            #expect(throws: ConfigurationError(key: name, value: value, expected: refusal)) {
+                try DaemonConfiguration.resolve(environment: [name: value])
+            }
+        }
+    }
+
+    @Test("The tester's --max-in-flight 4294967296 is refused before anything starts; 4294967295 is taken")
+    func maxInFlightFromTheCommandLine() throws {
+        #expect(throws: ConfigurationError(key: "LIGASD_MAX_IN_FLIGHT", value: "4294967296", expected: "a whole number from 1 to 4294967295")) {
+            try DaemonConfiguration.resolve(commandLine: try SettingFlags.parse(["--max-in-flight", "4294967296"]).values, environment: [:])
+        }
+        let configuration = try DaemonConfiguration.resolve(commandLine: ["LIGASD_MAX_IN_FLIGHT": "4294967295"], environment: [:])
+        #expect(UInt32(exactly: configuration.limits.maxInFlightPerConnection) == .max)
+    }
+
+    @Test("Seconds: from 0 to 999999999, the message says so; the two connection timeouts refuse 0, which would close every connection at once")
+    func durationRanges() throws {
+        for name in ["LIGASD_MAX_CACHE_AGE", "LIGASD_REMOTE_FIRST_BUDGET", "LIGASD_IDLE_EXIT", "LIGASD_SHUTDOWN_GRACE"] {
+            #expect(throws: Never.self) { try DaemonConfiguration.resolve(environment: [name: "0"]) }
+            #expect(throws: Never.self) { try DaemonConfiguration.resolve(environment: [name: "999999999"]) }
+            for value in ["1000000000", "-1", "soon"] {
+                #expect(throws: ConfigurationError(key: name, value: value, expected: "seconds from 0 to 999999999")) {
+                    try DaemonConfiguration.resolve(environment: [name: value])
+                }
+            }
+        }
+        for name in ["LIGASD_HANDSHAKE_TIMEOUT", "LIGASD_IDLE_CONNECTION_TIMEOUT"] {
+            for value in ["0", "0.0004", "1000000000"] {
+                #expect(throws: ConfigurationError(key: name, value: value, expected: "seconds from 0.001 to 999999999")) {
+                    try DaemonConfiguration.resolve(environment: [name: value])
+                }
+            }
+            #expect(DaemonSetting.named(name)?.help.contains("at least 0.001") == true)
+        }
+        let configuration = try DaemonConfiguration.resolve(
+            environment: ["LIGASD_HANDSHAKE_TIMEOUT": "0.001", "LIGASD_IDLE_CONNECTION_TIMEOUT": "999999999"])
+        #expect(configuration.limits.handshakeTimeout == .milliseconds(1))
+        #expect(configuration.limits.idleConnectionTimeout == .seconds(999_999_999))
     }
 
     @Test("A config-file line with an unknown name, or without '=', stops ligasd, naming the line")

@@ -104,7 +104,7 @@ struct SourceSettingTests {
     func monthlyRequests() throws {
         #expect(try DaemonConfiguration.resolve(environment: [:]).engine.monthlyRequestBudget == 500)
         #expect(try DaemonConfiguration.resolve(environment: ["LIGASD_MONTHLY_REQUESTS": "40"]).engine.monthlyRequestBudget == 40)
-        #expect(throws: ConfigurationError(key: "LIGASD_MONTHLY_REQUESTS", value: "0", expected: "a whole number ≥ 1")) {
+        #expect(throws: ConfigurationError(key: "LIGASD_MONTHLY_REQUESTS", value: "0", expected: "a whole number from 1 to 9223372036854775807")) {
             try DaemonConfiguration.resolve(environment: ["LIGASD_MONTHLY_REQUESTS": "0"])
         }
     }

@@ -35,7 +35,8 @@ public struct DaemonSetting: Sendable {
     /// The help text of the flag: the meaning, its default and the environment name.
     public var help: String {
         let plainMeaning = Self.plain(meaning)
-        var text = plainMeaning.prefix(1).uppercased() + plainMeaning.dropFirst()
+        // Capitalised as a sentence, unless it starts with a code word (`trace`): that is a value, typed as shown.
+        var text = meaning.hasPrefix("`") ? plainMeaning : plainMeaning.prefix(1).uppercased() + plainMeaning.dropFirst()
         switch defaultText {
         case .value(let value): text += "; default \(value)"
         case .words(let words): text += "; default: \(Self.plain(words))"

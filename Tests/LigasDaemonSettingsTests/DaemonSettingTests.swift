@@ -35,6 +35,12 @@ struct DaemonSettingTests {
         #expect(lines.filter { $0.hasPrefix("--") }.count == DaemonSetting.all.filter { $0.flag != nil }.count)
     }
 
+    @Test("A help text starts with a capital, unless it starts with a value to type as shown (trace, not Trace)")
+    func helpCapitals() {
+        #expect(DaemonSetting.named("LIGASD_LOG_LEVEL")?.help.hasPrefix("trace, debug, info,") == true)
+        #expect(DaemonSetting.named("LIGASD_SOCKET_MODE")?.help.hasPrefix("Mode of a socket bound with --socket") == true)
+    }
+
     @Test("The API key is never a flag")
     func apiKeyIsNoFlag() {
         #expect(DaemonSetting.named("LIGASD_API_KEY")?.flag == nil)

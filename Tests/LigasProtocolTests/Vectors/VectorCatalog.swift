@@ -269,7 +269,7 @@ enum VectorCatalog {
             name: "error-misconfigured",
             description: "Connection-level refusal (request id 0), the server's first frame before it closes: a socket-activated ligasd found a misspelt setting in its environment (from systemd's EnvironmentFile=) and exits without serving.",
             requestID: 0,
-            payload: .error(ErrorBody(code: .misconfigured, message: "ligasd cannot start: LIGASD_LOG_LEVLE=debug: expected a known LIGASD_* setting name (ligasd --help lists them)"))
+            payload: .error(ErrorBody(code: .misconfigured, message: "ligasd cannot start: LIGASD_LOG_LEVLE (in the environment; under systemd, from EnvironmentFile=): expected a known LIGASD_* setting name (ligasd --help lists them)"))
         ),
         VectorSpec(
             name: "error-too-many-connections-per-uid",

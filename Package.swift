@@ -177,11 +177,12 @@ let package = Package(
             path: "Examples/ligas-demo"
         ),
 
-        // A real HTTP server on loopback (SwiftNIO) for the remote and acceptance tests.
+        // A real HTTP server on loopback (SwiftNIO) for the remote and acceptance tests; SQLite's C API
+        // to make the cache files the store never makes itself (`BadCacheFiles`).
         .target(
             name: "LigasTestSupport",
             dependencies: [
-                "LigasDomain",
+                "LigasDomain", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -2,7 +2,8 @@ import CSQLite
 
 /// The cache store's failures, named so the daemon can say what happened and what to do.
 public enum CacheStoreError: Error, Hashable, Sendable {
-    /// The file is not a SQLite database, or is damaged. `recreatingIfCorrupt` replaces it.
+    /// The file is not a SQLite database, or is damaged. Met at opening, `openRecreatingIfCorrupt`
+    /// replaces the file; met in use, the store empties it before throwing (`CorruptFileRecovery`).
     case corrupt(path: String)
     /// The location cannot be written: read-only file system, permissions, missing directory.
     case unwritable(path: String, reason: String)

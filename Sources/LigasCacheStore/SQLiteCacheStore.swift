@@ -2,17 +2,26 @@ import CSQLite
 import FoundationEssentials
 import Glibc
 import LigasDomain
+import Synchronization
 
 /// The cache in one SQLite file, in WAL mode: feeds and image blobs, each with its timestamp.
 ///
 /// Every write is one transaction, so a failed replace (disk full, crash) leaves the previous
-/// data in place, and WAL keeps committed data through a `kill -9`.
+/// data in place, and WAL keeps committed data through a `kill -9`. A file found corrupt is
+/// recreated: at opening by `openRecreatingIfCorrupt`, in use by the store itself (see
+/// `CorruptFileRecovery`).
 public final class SQLiteCacheStore: Sendable {
     public static let defaultImageCapacityBytes = 256 * 1024 * 1024
 
     let database: SQLiteDatabase
     let path: String
     let imageCapacityBytes: Int
+    /// Told of each corrupt file met in use, once emptied (or not): the daemon logs it.
+    let onCorruptFile: @Sendable (CorruptFileRecovery) -> Void
+    /// How many times the file was found corrupt in use and emptied.
+    let recreations = Atomic<Int>(0)
+    /// A corrupt file could not be emptied: not tried again until the next start.
+    let recreationFailed = Atomic<Bool>(false)
 
     /// The page size of a new cache file. An image piece (256 KiB) is a chain of overflow pages,
     /// and SQLite reads a piece that is not in its page cache one page per `pread`: with 4 KiB
@@ -47,7 +56,8 @@ public final class SQLiteCacheStore: Sendable {
     public convenience init(
         fileURL: URL,
         imageCapacityBytes: Int = SQLiteCacheStore.defaultImageCapacityBytes,
-        maxFileBytes: Int? = nil
+        maxFileBytes: Int? = nil,
+        onCorruptFile: @escaping @Sendable (CorruptFileRecovery) -> Void = { _ in }
     ) throws {
         let path = fileURL.path
         try Self.createDirectory(fileURL.deletingLastPathComponent().path, path: path)
@@ -69,13 +79,15 @@ public final class SQLiteCacheStore: Sendable {
         } catch {
             throw CacheStoreError.from(error, path: path)
         }
-        try self.init(database: database, path: path, imageCapacityBytes: imageCapacityBytes)
+        try self.init(database: database, path: path, imageCapacityBytes: imageCapacityBytes, onCorruptFile: onCorruptFile)
     }
 
     /// A cache that lives only as long as the process: the fallback when no file can be used.
     public static func inMemory(imageCapacityBytes: Int = SQLiteCacheStore.defaultImageCapacityBytes) throws -> SQLiteCacheStore {
         do {
-            return try SQLiteCacheStore(database: try SQLiteDatabase.inMemory(configure: configure), path: ":memory:", imageCapacityBytes: imageCapacityBytes)
+            return try SQLiteCacheStore(
+                database: try SQLiteDatabase.inMemory(configure: configure), path: ":memory:", imageCapacityBytes: imageCapacityBytes,
+                onCorruptFile: { _ in })
         } catch {
             throw CacheStoreError.from(error, path: ":memory:")
         }
@@ -84,9 +96,13 @@ public final class SQLiteCacheStore: Sendable {
     /// Opens the cache, and if the file is corrupt, deletes it and starts a new one.
     /// Returns whether the file had to be recreated, so the caller can log it.
     public static func openRecreatingIfCorrupt(
-        fileURL: URL, imageCapacityBytes: Int = SQLiteCacheStore.defaultImageCapacityBytes, maxFileBytes: Int? = nil
+        fileURL: URL, imageCapacityBytes: Int = SQLiteCacheStore.defaultImageCapacityBytes, maxFileBytes: Int? = nil,
+        onCorruptFile: @escaping @Sendable (CorruptFileRecovery) -> Void = { _ in }
     ) throws -> (store: SQLiteCacheStore, recreated: Bool) {
-        let open = { try SQLiteCacheStore(fileURL: fileURL, imageCapacityBytes: imageCapacityBytes, maxFileBytes: maxFileBytes) }
+        let open = {
+            try SQLiteCacheStore(
+                fileURL: fileURL, imageCapacityBytes: imageCapacityBytes, maxFileBytes: maxFileBytes, onCorruptFile: onCorruptFile)
+        }
         do {
             return (try open(), false)
         } catch CacheStoreError.corrupt {
@@ -105,10 +121,14 @@ public final class SQLiteCacheStore: Sendable {
         try read { db in try db.firstRow("PRAGMA journal_mode")?.optionalText(0) ?? "" }
     }
 
-    private init(database: SQLiteDatabase, path: String, imageCapacityBytes: Int) throws {
+    private init(
+        database: SQLiteDatabase, path: String, imageCapacityBytes: Int,
+        onCorruptFile: @escaping @Sendable (CorruptFileRecovery) -> Void
+    ) throws {
         self.database = database
         self.path = path
         self.imageCapacityBytes = imageCapacityBytes
+        self.onCorruptFile = onCorruptFile
         do {
             try CacheSchema.migrations.apply(to: database)
         } catch {
@@ -134,10 +154,12 @@ public final class SQLiteCacheStore: Sendable {
     }
 
     func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        do { return try database.read(body) } catch { throw CacheStoreError.from(error, path: path) }
+        let recreations = recreations.load(ordering: .acquiring)
+        do { return try database.read(body) } catch { throw failure(error, recreationsBefore: recreations) }
     }
 
     func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        do { return try database.write(body) } catch { throw CacheStoreError.from(error, path: path) }
+        let recreations = recreations.load(ordering: .acquiring)
+        do { return try database.write(body) } catch { throw failure(error, recreationsBefore: recreations) }
     }
 }

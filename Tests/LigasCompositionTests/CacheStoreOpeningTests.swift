@@ -22,6 +22,23 @@ struct CacheStoreOpeningTests {
         #expect(try SQLiteCacheStore(fileURL: file).retrieve("k")?.payload == Data("v".utf8))
     }
 
+    @Test("A page of the cache file found corrupt in use: the file is emptied and recreated at once, and that is logged once, as an error")
+    func corruptPageIsRecreated() throws {
+        let file = directory.url.appendingPathComponent("cache.sqlite")
+        try SQLiteCacheStore(fileURL: file).replace("k", with: CachedFeed(payload: Data("old".utf8), timestamp: .now))
+        try BadCacheFiles.overwriteRootPage(of: "feed", in: file)
+        let logs = LogRecorder()
+
+        let store = try CacheStoreOpening.open(fileURL: file, imageCapacityBytes: 1 << 20, logger: logs.logger)
+        #expect(logs.messages.isEmpty)
+        #expect(throws: CacheStoreError.corrupt(path: file.path)) { try store.retrieve("k") }
+        #expect(try store.retrieve("k") == nil)
+        try store.replace("k", with: CachedFeed(payload: Data("new".utf8), timestamp: .now))
+
+        #expect(logs.all.map { "\($0.level) \($0.message)" } == ["error cache file found corrupt in use; emptied and recreated"])
+        #expect(try SQLiteCacheStore(fileURL: file).retrieve("k")?.payload == Data("new".utf8))
+    }
+
     @Test("An unwritable location falls back to an in-memory cache, and that is logged")
     func unwritableFallsBackToMemory() throws {
         let logs = LogRecorder()

@@ -63,6 +63,40 @@ struct DaemonEndToEndTests {
         }
     }
 
+    @Test("A cache file with a page of its feed table overwritten: recreated at start-up, logged once, then filled again and sound across a restart")
+    func corruptCachePage() async throws {
+        let sample = BundledSampleData.baseURL
+        let server = try await LoopbackHTTPServer.start { _ in .file(root: sample) }
+        let directory = TemporaryDirectory()
+        let outcome = await asyncResult {
+            let filler = try await RunningDaemon(remote: server.baseURL, directory: directory)
+            let fillerClient = try await filler.client()
+            _ = try await fillerClient.teams(league: "serie-a")
+            fillerClient.close()
+            _ = await filler.stop()
+            let cache = URL(fileURLWithPath: filler.cachePath)
+            try BadCacheFiles.overwriteRootPage(of: "feed", in: cache)
+
+            let daemon = try await RunningDaemon(remote: server.baseURL, directory: directory)
+            let client = try await daemon.client()
+            #expect(try await client.teams(league: "serie-a").source == .remote)
+            client.close()
+            _ = await daemon.stop()
+            let recreated = daemon.child.errorOutput.components(separatedBy: "cache file found corrupt in use; emptied and recreated")
+            #expect(recreated.count == 2, "logged once: \(daemon.child.errorOutput)")
+            #expect(try BadCacheFiles.quickCheck(cache) == "ok")
+
+            let restarted = try await RunningDaemon(remote: server.baseURL, directory: directory)
+            let again = try await restarted.client()
+            #expect(try await again.teams(league: "serie-a", cache: .offline).source == .cache)
+            again.close()
+            _ = await restarted.stop()
+            #expect(!restarted.child.errorOutput.contains("corrupt"))
+        }
+        try await server.shutdown()
+        try outcome.get()
+    }
+
     @Test("Cached answers come from the cache the second time, and survive the remote going down")
     func cacheThenOffline() async throws {
         try await Self.withDaemon { daemon, server in

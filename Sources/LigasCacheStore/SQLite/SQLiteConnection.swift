@@ -57,6 +57,17 @@ final class SQLiteConnection: @unchecked Sendable {
         sqlite3_busy_timeout(handle, milliseconds)
     }
 
+    /// Empties the database file, however damaged its pages are (SQLite's own recipe for a
+    /// corrupt file: `SQLITE_DBCONFIG_RESET_DATABASE`, then VACUUM); it keeps its page size and
+    /// WAL mode, and other connections to it see an empty database at their next transaction.
+    func resetToEmpty() throws {
+        // Read the schema first, ignoring errors: without it the file would leave WAL mode.
+        _ = sqlite3_table_column_metadata(handle, "main", "sqlite_master", "name", nil, nil, nil, nil, nil)
+        ligas_sqlite3_db_config_reset_database(handle, 1)
+        defer { ligas_sqlite3_db_config_reset_database(handle, 0) }
+        try execute("VACUUM")
+    }
+
     /// Runs one statement or several separated by `;`, without arguments or results.
     func execute(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?

@@ -11,24 +11,28 @@ struct SQLiteMigrations {
     /// Applies the steps the file does not have yet. Foreign keys are off while a step runs (a
     /// table may be rebuilt), and checked before it commits.
     func apply(to database: SQLiteDatabase) throws {
-        try database.withWriter { db in
-            try db.execute("CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-            let applied = try Set(db.rows("SELECT identifier FROM grdb_migrations").map { try $0.text(0) })
-            let pending = steps.filter { !applied.contains($0.identifier) }
-            guard !pending.isEmpty else { return }
-            try db.execute("PRAGMA foreign_keys = OFF")
-            defer { try? db.execute("PRAGMA foreign_keys = ON") }
-            for step in pending {
-                try SQLiteDatabase.transaction(on: db, begin: "BEGIN IMMEDIATE") { db in
-                    try step.apply(db)
-                    try db.run("INSERT INTO grdb_migrations (identifier) VALUES (?)", [step.identifier])
-                    if let violation = try db.firstRow("PRAGMA foreign_key_check") {
-                        throw SQLiteError(
-                            code: 787 /* SQLITE_CONSTRAINT_FOREIGNKEY */,
-                            message: "migration \(step.identifier) leaves a row of \(try violation.text(0)) without its parent")
-                    }
+        try database.withWriter { try apply(on: $0) }
+    }
+
+    /// The same, on a connection the caller holds outside any transaction (the writer).
+    func apply(on db: SQLiteConnection) throws {
+        try db.execute("CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        let applied = try Set(db.rows("SELECT identifier FROM grdb_migrations").map { try $0.text(0) })
+        let pending = steps.filter { !applied.contains($0.identifier) }
+        guard !pending.isEmpty else { return }
+        try db.execute("PRAGMA foreign_keys = OFF")
+        defer { try? db.execute("PRAGMA foreign_keys = ON") }
+        for step in pending {
+            try SQLiteDatabase.transaction(on: db, begin: "BEGIN IMMEDIATE") { db in
+                try step.apply(db)
+                try db.run("INSERT INTO grdb_migrations (identifier) VALUES (?)", [step.identifier])
+                if let violation = try db.firstRow("PRAGMA foreign_key_check") {
+                    throw SQLiteError(
+                        code: 787 /* SQLITE_CONSTRAINT_FOREIGNKEY */,
+                        message: "migration \(step.identifier) leaves a row of \(try violation.text(0)) without its parent")
                 }
             }
         }
     }
+
 }

@@ -2,14 +2,16 @@ import FoundationEssentials
 import LigasCacheStore
 import Logging
 
-/// Opens the cache file the way the daemon wants it: a corrupt file is replaced by a new one,
-/// and a location that cannot be written falls back to an in-memory cache (the daemon still
-/// serves, it just cannot keep anything across restarts). Both are logged.
+/// Opens the cache file the way the daemon wants it: a corrupt file is replaced by a new one (at
+/// opening, or when a damaged page is met in use), and a location that cannot be written falls
+/// back to an in-memory cache (the daemon still serves, it just cannot keep anything across
+/// restarts). All are logged.
 public enum CacheStoreOpening {
     public static func open(fileURL: URL, imageCapacityBytes: Int, logger: Logger) throws -> SQLiteCacheStore {
         do {
             let (store, recreated) = try SQLiteCacheStore.openRecreatingIfCorrupt(
-                fileURL: fileURL, imageCapacityBytes: imageCapacityBytes)
+                fileURL: fileURL, imageCapacityBytes: imageCapacityBytes,
+                onCorruptFile: { log($0, path: fileURL.path, logger: logger) })
             if recreated {
                 logger.error("cache file was corrupt; deleted and recreated", metadata: ["path": "\(fileURL.path)"])
             }
@@ -19,6 +21,17 @@ public enum CacheStoreOpening {
                 "path": "\(fileURL.path)", "error": "\(error)",
             ])
             return try SQLiteCacheStore.inMemory(imageCapacityBytes: imageCapacityBytes)
+        }
+    }
+
+    private static func log(_ recovery: CorruptFileRecovery, path: String, logger: Logger) {
+        switch recovery {
+        case .recreated:
+            logger.error("cache file found corrupt in use; emptied and recreated", metadata: ["path": "\(path)"])
+        case .failed(let error):
+            logger.error("cache file found corrupt in use and could not be recreated; caching nothing until restarted", metadata: [
+                "path": "\(path)", "error": "\(error)",
+            ])
         }
     }
 

@@ -78,6 +78,7 @@ enum WireMapping {
         case LigasError.connectivity(let why): ErrorBody(code: .connectivity, message: why)
         case LigasError.invalidData(let why): ErrorBody(code: .invalidData, message: why)
         case LigasError.noCache: ErrorBody(code: .noCache, message: "offline and nothing cached")
+        case CacheError.unreadable(let why): ErrorBody(code: .noCache, message: "offline, and the cache could not be read: \(why)")
         case LigasError.quotaExceeded(let why): ErrorBody(code: .quotaExceeded, message: why)
         case is CancellationError: ErrorBody(code: .internal, message: "cancelled")
         default: ErrorBody(code: .internal, message: String(describing: error))

@@ -92,6 +92,20 @@ struct CompositeLoaderTests {
         #expect(remote.loadedKeys.isEmpty)
     }
 
+    @Test("Offline with a failing cache (a corrupt file), cache first or remote first: no-cache, saying why, and the remote is untouched; the default policy asks the remote")
+    func offlineFailingCache() async throws {
+        let failure = Fixtures.AnyError("corrupt(path: cache.sqlite)")
+        let remote = Stub(delivering: teams, from: .remote)
+        for sut in [
+            PolicyRoutingLoader.cacheFirst(cache: Stub(failingWith: failure), remote: remote),
+            PolicyRoutingLoader.remoteFirst(remote: remote, cache: Stub(failingWith: failure), budget: {}),
+        ] {
+            await #expect(throws: CacheError.unreadable(reason: failure.description)) { try await sut.load("a", policy: .offline) }
+            #expect(remote.loadedKeys.isEmpty)
+        }
+        #expect(try await PolicyRoutingLoader.cacheFirst(cache: Stub(failingWith: failure), remote: remote).load("a", policy: .default).origin == .remote)
+    }
+
     @Test("Remote first: a remote that answered and failed, with nothing cached, is the remote's own error", arguments: [
         LigasError.notFound("HTTP 404"), LigasError.invalidData("HTTP 500"), LigasError.connectivity("refused"),
     ])

@@ -138,6 +138,27 @@ struct CacheFirstAcceptanceTests {
         }
     }
 
+    @Test("A page of the feed table overwritten (the file still opens): offline is noCache saying the cache could not be read, the file is recreated, and the remote's answer is cached again", arguments: Feed.allCases)
+    func corruptFeedPage(feed: Feed) async throws {
+        try await AcceptanceEnvironment.run { environment in
+            try await fill(feed, to: .fresh, in: environment)
+            try BadCacheFiles.overwriteRootPage(of: "feed", in: environment.cacheURL)
+            let engine = try environment.engine(online: true)
+
+            await #expect { try await feed.load(engine, policy: .offline) } throws: { error in
+                guard case CacheError.unreadable(let why) = error else { return false }
+                return why.contains("corrupt")
+            }
+            #expect(try BadCacheFiles.quickCheck(environment.cacheURL) == "ok")
+            let loaded = try await feed.load(engine)
+
+            #expect(loaded.origin == .remote)
+            #expect(environment.requestPaths.last == feed.path)
+            #expect(try feed.cachedIDs(environment) == loaded.value)
+            #expect(try await feed.load(environment.engine(online: false), policy: .offline).origin == .cache)
+        }
+    }
+
     @Test("A cache save error (full disk) is logged and does not fail the load", arguments: Feed.allCases)
     func saveErrorIsLogged(feed: Feed) async throws {
         try await AcceptanceEnvironment.run { environment in

@@ -1,6 +1,7 @@
 import LigasDomain
 
-/// Applies a caller's `LoadPolicy` by choosing which composition of loaders runs.
+/// Applies a caller's `LoadPolicy` by choosing which composition of loaders runs; `offline` is
+/// the cache only, a failing cache included (`CacheOnlyLoader`).
 public struct PolicyRoutingLoader<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let standard: any Loader<Key, Value>
     private let refresh: any Loader<Key, Value>
@@ -20,7 +21,7 @@ public struct PolicyRoutingLoader<Key: Hashable & Sendable, Value: Sendable>: Se
         switch policy {
         case .default: try await standard.load(key)
         case .refresh: try await refresh.load(key)
-        case .offline: try await offline.load(key)
+        case .offline: try await CacheOnlyLoader(cache: offline).load(key)
         }
     }
 }

@@ -5,6 +5,9 @@ public enum CacheStoreError: Error, Hashable, Sendable {
     /// The file is not a SQLite database, or is damaged. Met at opening, `openRecreatingIfCorrupt`
     /// replaces the file; met in use, the store empties it before throwing (`CorruptFileRecovery`).
     case corrupt(path: String)
+    /// Another program's SQLite database: tables of its own, and no record of ligasd's migrations.
+    /// It is not written to (nor put in WAL mode); the daemon caches in memory instead.
+    case notALigasdCache(path: String)
     /// The location cannot be written: read-only file system, permissions, missing directory.
     case unwritable(path: String, reason: String)
     /// The disk (or quota) is full; the transaction was rolled back and the old data stays.

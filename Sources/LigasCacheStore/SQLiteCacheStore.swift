@@ -48,7 +48,8 @@ public final class SQLiteCacheStore: Sendable {
     public static let feedAllowanceBytes = 64 * 1024 * 1024
 
     /// Opens (creating if needed) the cache file at `fileURL`.
-    /// Throws `CacheStoreError.corrupt` for a damaged file and `.unwritable` for a read-only location.
+    /// Throws `CacheStoreError.corrupt` for a damaged file, `.unwritable` for a read-only location
+    /// and `.notALigasdCache` for another program's database, which it leaves as it was.
     ///
     /// `maxFileBytes` caps the file itself (SQLite's `max_page_count`, at least 16 pages: 1 MiB with
     /// the 64 KiB pages of a new file): past it, writes fail with `.diskFull` exactly as on a full
@@ -64,7 +65,10 @@ public final class SQLiteCacheStore: Sendable {
         let maxFileBytes = maxFileBytes ?? imageCapacityBytes + Self.feedAllowanceBytes
         let database: SQLiteDatabase
         do {
-            database = try SQLiteDatabase.file(path: path) { db in
+            let accept = { (db: SQLiteConnection) in
+                guard try CacheSchema.migrations.own(db) else { throw CacheStoreError.notALigasdCache(path: path) }
+            }
+            database = try SQLiteDatabase.file(path: path, accept: accept) { db in
                 try Self.configure(db)
                 // Only a file not yet written takes it (the first connection, on a new file); one
                 // made with another size keeps its own. Why 64 KiB: see `pageSize`.

@@ -43,7 +43,9 @@ struct SQLiteCacheStoreTests {
         do {
             let connection = try SQLiteConnection(path: older.path, readOnly: false)
             try connection.execute("PRAGMA page_size = 4096")
-            try connection.execute("CREATE TABLE t (x)")
+            // The first thing ligasd writes to a new file (a table of another name would make the
+            // file another program's database, which the store refuses).
+            try connection.execute("CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
         }
         let store = try SQLiteCacheStore(fileURL: older)
         try store.insertImage(image, for: url)

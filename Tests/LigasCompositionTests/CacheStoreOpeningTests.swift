@@ -39,6 +39,22 @@ struct CacheStoreOpeningTests {
         #expect(try SQLiteCacheStore(fileURL: file).retrieve("k")?.payload == Data("new".utf8))
     }
 
+    @Test("Another program's SQLite database is refused (a named error, logged), left as it was, and the cache kept in memory")
+    func anotherProgramsDatabase() throws {
+        let file = directory.url.appendingPathComponent("notes.sqlite")
+        try BadCacheFiles.createOtherProgramsDatabase(at: file)
+        let before = try Data(contentsOf: file)
+        let logs = LogRecorder()
+
+        let store = try CacheStoreOpening.open(fileURL: file, imageCapacityBytes: 1 << 20, logger: logs.logger)
+        try store.replace("k", with: CachedFeed(payload: Data("v".utf8), timestamp: .now))
+
+        #expect(logs.messages == ["cache file unusable; caching in memory only"])
+        #expect(logs.all.first?.metadata["error"] == "\(CacheStoreError.notALigasdCache(path: file.path))")
+        #expect(try store.journalMode() == "memory")
+        #expect(try Data(contentsOf: file) == before)
+    }
+
     @Test("An unwritable location falls back to an in-memory cache, and that is logged")
     func unwritableFallsBackToMemory() throws {
         let logs = LogRecorder()

@@ -24,6 +24,15 @@ public enum BadCacheFiles {
         try handle.write(contentsOf: garbage)
     }
 
+    /// Another program's database, as it made it: a table of its own, with a row, in a file
+    /// in rollback-journal mode (SQLite's default).
+    public static func createOtherProgramsDatabase(at file: URL) throws {
+        try withConnection(file, readOnly: false, create: true) { db in
+            _ = try rows(db, "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+            _ = try rows(db, "INSERT INTO notes (text) VALUES ('keep me')")
+        }
+    }
+
     /// `PRAGMA quick_check`'s first line: "ok" for a sound file.
     public static func quickCheck(_ file: URL) throws -> String {
         try withConnection(file, readOnly: true) { db in
@@ -37,9 +46,12 @@ public enum BadCacheFiles {
         public var description: String { message }
     }
 
-    private static func withConnection<T>(_ file: URL, readOnly: Bool, _ body: (OpaquePointer) throws -> T) throws -> T {
+    private static func withConnection<T>(
+        _ file: URL, readOnly: Bool, create: Bool = false, _ body: (OpaquePointer) throws -> T
+    ) throws -> T {
         var db: OpaquePointer?
-        let code = sqlite3_open_v2(file.path, &db, readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE, nil)
+        let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+        let code = sqlite3_open_v2(file.path, &db, access, nil)
         defer { sqlite3_close(db) }
         guard code == SQLITE_OK, let db else { throw Failure("cannot open \(file.path): \(code)") }
         return try body(db)

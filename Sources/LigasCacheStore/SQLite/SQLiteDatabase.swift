@@ -22,8 +22,12 @@ final class SQLiteDatabase: Sendable {
     private let isInMemory: Bool
 
     /// Opens (creating if needed) the file at `path` in WAL mode. `configure` runs on every
-    /// connection as it opens, writer and readers alike.
-    static func file(path: String, configure: @escaping @Sendable (SQLiteConnection) throws -> Void) throws -> SQLiteDatabase {
+    /// connection as it opens, writer and readers alike; `accept` on the writer, before the file
+    /// is first written (WAL mode is written in its header), and may refuse it by throwing.
+    static func file(
+        path: String, accept: (SQLiteConnection) throws -> Void = { _ in },
+        configure: @escaping @Sendable (SQLiteConnection) throws -> Void
+    ) throws -> SQLiteDatabase {
         let writer = try SQLiteConnection(path: path, readOnly: false)
         // Without it, opening while another process migrates or writes the file fails at once,
         // and the daemon would cache in memory only for its whole life over a moment's lock.
@@ -31,6 +35,7 @@ final class SQLiteDatabase: Sendable {
         try configure(writer)
         // Any error of a file that is not a database shows here, before anything is written.
         try writer.run("SELECT * FROM sqlite_master LIMIT 1")
+        try accept(writer)
         guard try writer.firstRow("PRAGMA journal_mode = WAL")?.text(0) == "wal" else {
             throw SQLiteError(code: SQLITE_ERROR, message: "could not put \(path) in WAL mode")
         }

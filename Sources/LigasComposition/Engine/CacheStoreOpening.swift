@@ -3,9 +3,9 @@ import LigasCacheStore
 import Logging
 
 /// Opens the cache file the way the daemon wants it: a corrupt file is replaced by a new one (at
-/// opening, or when a damaged page is met in use), and a location that cannot be written falls
-/// back to an in-memory cache (the daemon still serves, it just cannot keep anything across
-/// restarts). All are logged.
+/// opening, or when a damaged page is met in use), and a location that cannot be written, or
+/// another program's database, falls back to an in-memory cache (the daemon still serves, it just
+/// cannot keep anything across restarts). All are logged.
 public enum CacheStoreOpening {
     public static func open(fileURL: URL, imageCapacityBytes: Int, logger: Logger) throws -> SQLiteCacheStore {
         do {

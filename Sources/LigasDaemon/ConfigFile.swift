@@ -21,7 +21,7 @@ enum ConfigFile {
         var settings: [String: String] = [:]
         for assignment in try EnvironmentFileSyntax.assignments(in: text) {
             guard let setting = DaemonSetting.named(assignment.name) else {
-                throw ConfigurationError(key: "line \(assignment.line)", value: assignment.name, expected: "a known LIGASD_* setting name (ligasd --help lists them)")
+                throw ConfigurationError(key: "line \(assignment.line)", value: assignment.name, expected: ConfigurationError.knownName)
             }
             settings[setting.name] = assignment.value
         }

@@ -135,10 +135,11 @@ public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
     /// A `LIGASD_*` variable that is no setting. A misspelt name in the units' `EnvironmentFile=`
     /// arrives so: systemd reads that file, not ligasd. Its value is not shown (it may be a key).
     public static func unknownEnvironmentName(_ name: String) -> ConfigurationError {
-        ConfigurationError(
-            key: "\(name) (in the environment; under systemd, from EnvironmentFile=)", value: nil,
-            expected: "a known LIGASD_* setting name (ligasd --help lists them)")
+        ConfigurationError(key: "\(name) (in the environment; under systemd, from EnvironmentFile=)", value: nil, expected: knownName)
     }
+
+    /// What an unknown `LIGASD_*` name should have been, in the file or the environment.
+    static let knownName = "a known LIGASD_* setting name (ligasd --help lists them)"
 }
 
 extension DaemonConfiguration {

@@ -9,20 +9,27 @@ import LigasSystemd
 /// and told why, `misconfigured` with id 0 (a connection-level refusal, PROTOCOL.md §6), and then
 /// ligasd exits.
 public enum MisconfiguredRefusal {
+    /// At most this many connections are answered: a client reconnecting in a loop must not keep
+    /// a ligasd that cannot serve alive (the rest wait for the next start).
+    static let mostAnswered = 64
+    /// The message's length at most, in UTF-8 bytes: a setting's value can be any length, and a
+    /// frame sent before the hello must fit the 4096 bytes every client accepts.
+    static let messageLimit = 512
+
     /// Answers the connections waiting on the socket systemd passed, if any; returns how many.
     @discardableResult
     public static func answerWaitingClients(_ error: ConfigurationError) -> Int {
         guard let socket = try? SocketActivation.listeningSocket() else { return 0 }
         var frame: [UInt8] = []
-        let body = ErrorBody(code: .misconfigured, message: "ligasd cannot start: \(error)")
-        // Cannot fail: a message of a few hundred bytes, and the smallest frame limit is 4096.
-        guard (try? FrameEncoder().appendError(id: 0, body, to: &frame)) != nil else { return 0 }
+        let body = ErrorBody(code: .misconfigured, message: shortened("ligasd cannot start: \(error)"))
+        let encoder = FrameEncoder(maxFrameSize: ProtocolLimits.minimumMaxFrameSize)
+        guard (try? encoder.appendError(id: 0, body, to: &frame)) != nil else { return 0 }
         // Non-blocking (as the server would make it): the queue's end is EAGAIN, not a wait for
         // the next client.
         let flags = fcntl(socket.fileDescriptor, F_GETFL)
         guard flags >= 0, fcntl(socket.fileDescriptor, F_SETFL, flags | O_NONBLOCK) == 0 else { return 0 }
         var answered = 0
-        while true {
+        while answered < mostAnswered {
             let client = accept(socket.fileDescriptor, nil, nil)
             guard client >= 0 else {
                 if errno == EINTR || errno == ECONNABORTED { continue }
@@ -30,9 +37,25 @@ public enum MisconfiguredRefusal {
             }
             // A few hundred bytes into an empty socket buffer: one write takes them.
             _ = frame.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            // The client's hello, if it came, is read first: closing with it unread would make the
+            // client's next read fail with ECONNRESET rather than end after the error frame.
+            withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { buffer in
+                while recv(client, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) > 0 {}
+            }
             close(client)
             answered += 1
         }
         return answered
+    }
+
+    /// `message`, cut at a character boundary to `messageLimit` bytes, marked with "…" if cut.
+    static func shortened(_ message: String) -> String {
+        guard message.utf8.count > messageLimit else { return message }
+        var kept = ""
+        for character in message {
+            guard kept.utf8.count + character.utf8.count <= messageLimit - 3 else { break }
+            kept.append(character)
+        }
+        return kept + "…"
     }
 }

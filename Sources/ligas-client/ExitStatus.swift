@@ -10,7 +10,7 @@ enum ExitStatus {
     static let busy: Int32 = 5             // too many requests, a provider's quota spent, shutting down, deadline or timeout
     static let usage: Int32 = 64           // ArgumentParser's own code for bad usage
     static let daemonUnreachable: Int32 = 69
-    static let cannotWrite: Int32 = 73     // sysexits' EX_CANTCREAT: the -o file
+    static let cannotWrite: Int32 = 73     // sysexits' EX_CANTCREAT: the image's -o file, or stdout
     static let interrupted: Int32 = 130
 
     static let documentation = """
@@ -19,7 +19,7 @@ enum ExitStatus {
         2 not found; 3 no connectivity and nothing cached; 4 the remote sent invalid data; \
         5 busy (too many requests, a data provider's request quota spent, daemon stopping, deadline or --timeout \
         passed); 64 bad usage; \
-        69 ligasd unreachable, or misconfigured (it cannot start); 73 cannot write the -o file; \
+        69 ligasd unreachable, or misconfigured (it cannot start); 73 cannot write the image (the -o file, or stdout); \
         130 interrupted (Ctrl-C).
         """
 
@@ -39,7 +39,7 @@ enum ExitStatus {
         case .notFound: notFound
         case .connectivity, .noCache: unavailable
         case .invalidData: invalidData
-        case .tooManyRequests, .quotaExceeded, .shuttingDown, .deadlineExceeded: busy
+        case .tooManyRequests, .quotaExceeded, .shuttingDown, .cutOff, .deadlineExceeded: busy
         case .badRequest, .unknownMethod: usage
         case .misconfigured: daemonUnreachable
         // The client announces 16 MiB frames: a larger answer is unexpected, not the user's doing.

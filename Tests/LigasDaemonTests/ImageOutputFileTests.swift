@@ -22,28 +22,34 @@ struct ImageOutputFileTests {
         return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
     }
 
-    @Test("An existing file is replaced with the image and keeps its permissions; nothing else is left in its folder")
+    @Test("An existing file is replaced with the image and keeps its permission bits, not a setuid bit; nothing else is left in its folder")
     func existingFileKeepsItsMode() async throws {
         try await ClientCommandTests.withDaemon { daemon in
             let directory = TemporaryDirectory()
             let file = directory.url.appendingPathComponent("logo.png").path
+            let other = directory.url.appendingPathComponent("tool").path
             #expect(FileManager.default.createFile(atPath: file, contents: Data("old".utf8), attributes: [.posixPermissions: 0o600]))
-            let run = try await Self.download(to: file, socket: daemon.socketPath)
-            #expect(run.status == 0, "\(run.errorOutput)")
-            #expect(FileManager.default.contents(atPath: file) == (try ClientCommandTests.emelecLogo))
+            #expect(FileManager.default.createFile(atPath: other, contents: Data("old".utf8), attributes: [.posixPermissions: 0o4755]))
+            for path in [file, other] {
+                let run = try await Self.download(to: path, socket: daemon.socketPath)
+                #expect(run.status == 0, "\(run.errorOutput)")
+                #expect(FileManager.default.contents(atPath: path) == (try ClientCommandTests.emelecLogo))
+            }
             #expect(Self.mode(file) == 0o600)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["logo.png"])
+            #expect(Self.mode(other) == 0o755)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["logo.png", "tool"])
         }
     }
 
-    @Test("A symbolic link keeps being a link, and its target, new or not, gets the image; a link planted at FILE.part is not followed", arguments: [false, true])
-    func symbolicLinks(targetExists: Bool) async throws {
+    @Test("A symbolic link keeps being a link, and the file it leads to gets the image; a link that leads nowhere is refused (73) and nothing is created")
+    func symbolicLinks() async throws {
         try await ClientCommandTests.withDaemon { daemon in
             let directory = TemporaryDirectory()
             let target = directory.url.appendingPathComponent("target.png").path
-            if targetExists { #expect(FileManager.default.createFile(atPath: target, contents: Data("old".utf8))) }
+            #expect(FileManager.default.createFile(atPath: target, contents: Data("old".utf8)))
             let link = directory.url.appendingPathComponent("link.png").path
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "target.png")  // relative
+            // What the client before this one wrote through (FILE.part, followed): never again.
             let victim = directory.url.appendingPathComponent("victim").path
             #expect(FileManager.default.createFile(atPath: victim, contents: Data("keep".utf8)))
             try FileManager.default.createSymbolicLink(atPath: link + ".part", withDestinationPath: victim)
@@ -54,6 +60,25 @@ struct ImageOutputFileTests {
             #expect(Self.isSymbolicLink(link))
             #expect(FileManager.default.contents(atPath: target) == (try ClientCommandTests.emelecLogo))
             #expect(FileManager.default.contents(atPath: victim) == Data("keep".utf8))
+
+            let dangling = directory.url.appendingPathComponent("dangling.png").path
+            try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "missing/nothing.png")
+            let refused = try await Self.download(to: dangling, socket: daemon.socketPath)
+            #expect(refused.status == 73, "\(refused.errorOutput)")
+            #expect(refused.errorOutput == "ligas-client: cannot write \(dangling): it is a symbolic link that leads nowhere\n")
+            #expect(Self.isSymbolicLink(dangling))
+        }
+    }
+
+    @Test("-o - is stdout; -o with an empty name is bad usage")
+    func dashAndEmpty() async throws {
+        try await ClientCommandTests.withDaemon { daemon in
+            let dash = try await CommandRun.client(["image", "--team", "emelec", "-o", "-"], socket: daemon.socketPath)
+            #expect(dash.status == 0, "\(dash.errorOutput)")
+            #expect(dash.output == (try ClientCommandTests.emelecLogo))
+            let empty = try await CommandRun.client(["image", "--team", "emelec", "-o", ""], socket: daemon.socketPath)
+            #expect(empty.status == 64, "\(empty.errorOutput)")
+            #expect(empty.errorOutput.contains("-o takes a file name"))
         }
     }
 
@@ -67,6 +92,10 @@ struct ImageOutputFileTests {
             // (Not FileManager: it opens without waiting, reads nothing and is gone before the writer comes.)
             let reader = Task { await offThePool("fifo-reader") { Self.readAll(fifo) } }
             let run = try await Self.download(to: fifo, socket: daemon.socketPath)
+            // Had the client failed before it opened the FIFO, the reader would wait for ever: a
+            // writer of our own lets it go (and fails at once when the reader is done).
+            let release = open(fifo, O_WRONLY | O_NONBLOCK)
+            if release >= 0 { close(release) }
             #expect(run.status == 0, "\(run.errorOutput)")
             #expect(await reader.value == (try ClientCommandTests.emelecLogo))
             var status = stat()

@@ -43,6 +43,14 @@ struct SpecDocumentTests {
         }
     }
 
+    @Test("the describe response's frame length quoted in section 6 and the worked example is the vector's L")
+    func describeLengthQuoted() throws {
+        let length = try VectorCatalog.describeFrameLength
+        let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("`{\"bytes\": \"\(length)\", \"maxFrameSize\": \"4096\"}`"), "section 6")
+        #expect(flat.contains("The response would be a \(length)-byte frame"), "the worked example")
+    }
+
     @Test("the rules of 3.4, 3.5 and 8 cite the decoder's depth limit, the hello minimum and vectors that exist")
     func rulesAgreeWithCode() throws {
         let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")

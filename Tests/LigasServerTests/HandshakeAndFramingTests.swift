@@ -88,11 +88,11 @@ struct HandshakeAndFramingTests {
         var limits = ServerLimits()
         limits.handshakeTimeout = .milliseconds(100)
         let log = LogRecorder()
-        let server = try TestServer(limits: limits, logger: log.logger)
-        let client = try RawClient(path: server.path)
-        let frames = try await client.framesUntilClosed()
-        await server.stop()
-        #expect(try frames.map { try errorBody($0)?.code } == [.deadlineExceeded])
+        try await TestServer.run(limits: limits, logger: log.logger) { server in
+            let client = try RawClient(path: server.path)
+            let frames = try await client.framesUntilClosed()
+            #expect(try frames.map { try errorBody($0)?.code } == [.deadlineExceeded])
+        }
         #expect(log.all.contains { $0.message == "client protocol error" && $0.level == .notice })
     }
 
@@ -101,12 +101,12 @@ struct HandshakeAndFramingTests {
         var limits = ServerLimits()
         limits.idleConnectionTimeout = .milliseconds(100)
         let log = LogRecorder()
-        let server = try TestServer(limits: limits, logger: log.logger)
-        let client = try RawClient(path: server.path)
-        _ = try await client.hello()
-        let frames = try await client.framesUntilClosed()
-        await server.stop()
-        #expect(try frames.map { try errorBody($0)?.code } == [.deadlineExceeded])
+        try await TestServer.run(limits: limits, logger: log.logger) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            let frames = try await client.framesUntilClosed()
+            #expect(try frames.map { try errorBody($0)?.code } == [.deadlineExceeded])
+        }
         #expect(log.all.contains { $0.message == "idle connection closed" && $0.level == .debug })
         #expect(!log.all.contains { $0.message == "client protocol error" })
     }

@@ -31,9 +31,9 @@ final class TestServer: Sendable {
 
     static func run(
         limits: ServerLimits = ServerLimits(), handler: any RequestHandler = ScriptedHandler(),
-        _ body: (TestServer) async throws -> Void
+        logger: Logger = Logger(label: "test"), _ body: (TestServer) async throws -> Void
     ) async throws {
-        let server = try TestServer(limits: limits, handler: handler)
+        let server = try TestServer(limits: limits, handler: handler, logger: logger)
         let outcome = await asyncResult { try await body(server) }
         await server.stop()
         try outcome.get()

@@ -22,6 +22,7 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     public static let tooManyRequests = ErrorCode(rawValue: "tooManyRequests")
     public static let resultTooLarge = ErrorCode(rawValue: "resultTooLarge")
     public static let shuttingDown = ErrorCode(rawValue: "shuttingDown")
+    public static let cutOff = ErrorCode(rawValue: "cutOff")
     public static let misconfigured = ErrorCode(rawValue: "misconfigured")
     public static let `internal` = ErrorCode(rawValue: "internal")
 
@@ -41,6 +42,7 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
         (.tooManyRequests, "More requests in flight than the server's maxInFlight."),
         (.resultTooLarge, "The answer does not fit in one frame of the client's maxFrameSize."),
         (.shuttingDown, "The daemon is shutting down."),
+        (.cutOff, "The daemon stopped before the request finished (its shutdown grace ran out); it was started, so whether it was carried out is unknown; the connection is closed."),
         (.misconfigured, "The daemon cannot start: its configuration is invalid (the message names the setting); the connection is closed."),
         (.internal, "Unexpected failure inside the daemon."),
     ]

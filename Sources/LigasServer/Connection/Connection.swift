@@ -147,16 +147,24 @@ final class Connection: @unchecked Sendable {
     }
 
     /// Close now, whatever is in flight (end of the shutdown grace period). Each request still in
-    /// flight is first answered `shuttingDown`, so that its client can tell a request cut off from
-    /// a connection lost; where the socket takes it at once: a stream its client was slow to read
+    /// flight is first answered `cutOff`, so that its client can tell a request cut off from a
+    /// connection lost; where the socket takes it at once: a stream its client was slow to read
     /// may have left no room, and the close does not wait for a client.
     func forceClose(grace: Duration) {
         loop.execute { [self] in
             if state.sendsAnswers {
+                // Streams waiting for room stop first, sending nothing more, and the frames go out
+                // in one flush: a flush that made room would let a stream send its end, and the
+                // request would have two final frames.
+                resumeRoomWaiters(with: false)
                 let cutOff = ErrorBody.cutOff(grace: grace)
                 for requestID in inFlight.keys.sorted() {
-                    _ = enqueueAnswer(requestID) { try encoder.appendError(id: requestID, cutOff, to: &$0) }
+                    var bytes: [UInt8] = []
+                    // Cannot fail: a short message, and no client accepts less than 4096 bytes.
+                    try? encoder.appendError(id: requestID, cutOff, to: &bytes)
+                    output.append(bytes)
                 }
+                flush()
             }
             teardown(reason: "shutdown")
         }

@@ -25,14 +25,12 @@ extension ErrorBody {
     static let stopping = ErrorBody(code: .shuttingDown, message: "ligasd is stopping; reconnect")
 
     /// A request still in flight when the shutdown grace ran out, sent before the connection
-    /// closes: unlike `stopping`, the request was started (`details.started`), so whether it
-    /// was carried out is unknown (PROTOCOL.md §6).
+    /// closes: unlike one answered `stopping`, it was started, so whether it was carried out is
+    /// unknown (PROTOCOL.md §6).
     public static func cutOff(grace: Duration) -> ErrorBody {
         let milliseconds = grace.wholeMicroseconds / 1000
         let seconds = milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
-        return ErrorBody(
-            code: .shuttingDown, message: "ligasd stopped before this request finished: its shutdown grace of \(seconds) s ran out",
-            details: ["started": "true"])
+        return ErrorBody(code: .cutOff, message: "ligasd stopped before this request finished: its shutdown grace of \(seconds) s ran out")
     }
 
     /// A request past the connection's cap on requests in flight.

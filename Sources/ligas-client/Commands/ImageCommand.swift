@@ -16,17 +16,21 @@ struct ImageCommand: AsyncParsableCommand {
     @Option(help: "The logo of this league.") var league: String?
     @Option(help: "The logo of this team.") var team: String?
     @Option(help: "The photo of this player.") var player: String?
-    @Option(name: .shortAndLong, help: "Write the image to this file, replaced only once the download is complete and checked (a device or FIFO is written in place).") var output: String?
+    @Option(name: .shortAndLong, help: "Write the image to this file (- for stdout), replaced only once the download is complete and checked (a device or FIFO is written in place).") var output: String?
     @OptionGroup var options: ClientOptions
 
     func validate() throws {
         let given = [url != nil, league != nil, team != nil, player != nil].filter { $0 }.count
         guard given == 1 else { throw ValidationError("name exactly one image: a URL, --league, --team or --player") }
         if let url, URL(string: url)?.scheme == nil { throw ValidationError("not a URL: \(url)") }
-        if output == nil, Terminal.standardOutput.isTerminal {
+        if output == "" { throw ValidationError("-o takes a file name (or - for stdout)") }
+        if outputFile == nil, Terminal.standardOutput.isTerminal {
             throw ValidationError("refusing to write image bytes to a terminal: use -o FILE or a pipe")
         }
     }
+
+    /// The file `-o` names; nil for stdout (no `-o`, or `-o -`).
+    var outputFile: String? { output == "-" ? nil : output }
 
     var which: ImageArguments {
         if let url, let parsed = URL(string: url) { return .url(parsed) }
@@ -36,7 +40,7 @@ struct ImageCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let sink = try ClientOptions.reporting { try ImageSink(path: output) }
+        let sink = try ClientOptions.reporting { try ImageSink(path: outputFile) }
         let (which, policy) = (which, options.cachePolicy)
         // Ctrl-C cancels this closure (options.run): the download stops, the daemon is told, and
         // the sink's temporary file goes away.
@@ -51,6 +55,6 @@ struct ImageCommand: AsyncParsableCommand {
             return download.header
         }
         try ClientOptions.reporting { try sink.commit() }
-        if options.json, output != nil { try Printing.json(header) }
+        if options.json, outputFile != nil { try Printing.json(header) }
     }
 }

@@ -1,7 +1,7 @@
 import Glibc
 
 /// A progress bar on stderr, only when stderr is a terminal.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar {
     private let total: UInt64?
     private var done: UInt64 = 0
     private let enabled = Terminal.standardError.isTerminal

@@ -148,11 +148,18 @@ enum VectorCatalog {
             requestID: 8, payload: .reply(Reply(Methods.Status.self, Sample.statusWithQuota))
         ),
         VectorSpec(name: "request-describe", description: "describe, no arguments.", requestID: 10, payload: .request(Request(Methods.Describe.self))),
-        VectorSpec(
-            name: "response-describe", description: "The full interface description of protocol version 1.",
-            requestID: 10, payload: .reply(Reply(Methods.Describe.self, .ligas))
-        ),
+        describeResponse,
     ]
+
+    static let describeResponse = VectorSpec(
+        name: "response-describe", description: "The full interface description of protocol version 1.",
+        requestID: 10, payload: .reply(Reply(Methods.Describe.self, .ligas)))
+
+    /// The describe response's frame length `L` (the length prefix counts the frame without
+    /// itself): what error-result-too-large reports, and PROTOCOL.md quotes.
+    static var describeFrameLength: Int {
+        get throws { try describeResponse.frameBytes().count - 4 }
+    }
 
     static let imageStreams = [
         VectorSpec(
@@ -208,6 +215,9 @@ enum VectorCatalog {
         ),
     ]
 
+    // Computed once here: a vector whose description and payload must agree with another's.
+    private static let describeLength = (try? describeFrameLength) ?? 0
+
     static let errors = [
         VectorSpec(
             name: "error-not-found", description: "Request-level error: the team does not exist.",
@@ -249,9 +259,9 @@ enum VectorCatalog {
         ),
         VectorSpec(
             name: "error-result-too-large",
-            description: "Request-level error in place of the describe response (a 7415-byte frame, see response-describe) for a client that accepts 4096-byte frames; the request ends, the connection stays open.",
+            description: "Request-level error in place of the describe response (a \(describeLength)-byte frame, see response-describe) for a client that accepts 4096-byte frames; the request ends, the connection stays open.",
             requestID: 10,
-            payload: .error(.resultTooLarge(bytes: 7415, maxFrameSize: 4096))
+            payload: .error(.resultTooLarge(bytes: describeLength, maxFrameSize: 4096))
         ),
         VectorSpec(
             name: "error-request-id-in-flight",
@@ -260,8 +270,8 @@ enum VectorCatalog {
             payload: .error(.requestIDInFlight(9))
         ),
         VectorSpec(
-            name: "error-shutting-down-cut-off",
-            description: "Request-level error sent just before the daemon closes the connection: request 4 was still in flight when the 10-second shutdown grace ran out; details.started says it was started (whether it was carried out is unknown), unlike a request answered shuttingDown without it.",
+            name: "error-cut-off",
+            description: "Request-level error sent just before the daemon closes the connection: request 4 was still in flight when the 10-second shutdown grace ran out. It was started, so whether it was carried out is unknown (unlike a request answered shuttingDown).",
             requestID: 4,
             payload: .error(.cutOff(grace: .seconds(10)))
         ),

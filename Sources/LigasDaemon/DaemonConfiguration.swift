@@ -130,7 +130,14 @@ public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
         self.expected = expected
     }
 
-    public var description: String { "\(value.map { "\(key)=\($0)" } ?? key): expected \(expected)" }
+    public var description: String { description(valueLimit: .max) }
+
+    /// The description with the value cut to `limit` characters, "…" marking the cut: for where a
+    /// value of any length cannot go whole, and what was expected must still be said.
+    public func description(valueLimit limit: Int) -> String {
+        let shown = value.map { $0.count > limit ? $0.prefix(limit) + "…" : $0 }
+        return "\(shown.map { "\(key)=\($0)" } ?? key): expected \(expected)"
+    }
 
     /// A `LIGASD_*` variable that is no setting. A misspelt name in the units' `EnvironmentFile=`
     /// arrives so: systemd reads that file, not ligasd. Its value is not shown (it may be a key).

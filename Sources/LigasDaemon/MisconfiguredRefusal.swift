@@ -12,16 +12,21 @@ public enum MisconfiguredRefusal {
     /// At most this many connections are answered: a client reconnecting in a loop must not keep
     /// a ligasd that cannot serve alive (the rest wait for the next start).
     static let mostAnswered = 64
-    /// The message's length at most, in UTF-8 bytes: a setting's value can be any length, and a
-    /// frame sent before the hello must fit the 4096 bytes every client accepts.
+    /// The message's length at most, in UTF-8 bytes: a setting's value (or an unknown name) can be
+    /// any length, and a frame sent before the hello must fit the 4096 bytes every client accepts.
+    /// The value is cut first (to `valueLimit` characters), so that what was expected is said.
     static let messageLimit = 512
+    static let valueLimit = 100
+    /// Reads of what a client sent before its connection is closed, at most: a client that keeps
+    /// writing must not keep ligasd there.
+    static let drainReads = 16
 
     /// Answers the connections waiting on the socket systemd passed, if any; returns how many.
     @discardableResult
     public static func answerWaitingClients(_ error: ConfigurationError) -> Int {
         guard let socket = try? SocketActivation.listeningSocket() else { return 0 }
         var frame: [UInt8] = []
-        let body = ErrorBody(code: .misconfigured, message: shortened("ligasd cannot start: \(error)"))
+        let body = ErrorBody(code: .misconfigured, message: shortened("ligasd cannot start: \(error.description(valueLimit: valueLimit))"))
         let encoder = FrameEncoder(maxFrameSize: ProtocolLimits.minimumMaxFrameSize)
         guard (try? encoder.appendError(id: 0, body, to: &frame)) != nil else { return 0 }
         // Non-blocking (as the server would make it): the queue's end is EAGAIN, not a wait for
@@ -40,7 +45,8 @@ public enum MisconfiguredRefusal {
             // The client's hello, if it came, is read first: closing with it unread would make the
             // client's next read fail with ECONNRESET rather than end after the error frame.
             withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { buffer in
-                while recv(client, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) > 0 {}
+                var reads = 0
+                while reads < drainReads, recv(client, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) > 0 { reads += 1 }
             }
             close(client)
             answered += 1

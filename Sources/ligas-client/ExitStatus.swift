@@ -19,7 +19,7 @@ enum ExitStatus {
         2 not found; 3 no connectivity and nothing cached; 4 the remote sent invalid data; \
         5 busy (too many requests, a data provider's request quota spent, daemon stopping, deadline or --timeout \
         passed); 64 bad usage; \
-        69 ligasd unreachable, or misconfigured (it cannot start); 73 cannot write the image (the -o file, or stdout); \
+        69 ligasd unreachable, or misconfigured (it cannot start); 73 cannot write the image where it goes; \
         130 interrupted (Ctrl-C).
         """
 

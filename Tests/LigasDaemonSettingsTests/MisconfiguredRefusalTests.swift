@@ -5,16 +5,22 @@ import Testing
 /// What a socket-activated ligasd with a bad setting sends its waiting clients.
 @Suite("The misconfigured refusal")
 struct MisconfiguredRefusalTests {
-    @Test("A setting's value of any length gives a message cut to 512 bytes, ending with …, in a frame every client accepts")
+    @Test("A setting's value of any length is cut to 100 characters, so that what was expected is still said, in a frame every client accepts")
     func longValueIsCut() throws {
-        let error = ConfigurationError(key: "LIGASD_LOG_LEVEL", value: String(repeating: "é", count: 6000), expected: "trace, debug, …")
-        let message = MisconfiguredRefusal.shortened("ligasd cannot start: \(error)")
+        let error = ConfigurationError(key: "LIGASD_LOG_LEVEL", value: String(repeating: "é", count: 6000), expected: "trace or debug")
+        let message = MisconfiguredRefusal.shortened("ligasd cannot start: \(error.description(valueLimit: MisconfiguredRefusal.valueLimit))")
+        #expect(message == "ligasd cannot start: LIGASD_LOG_LEVEL=\(String(repeating: "é", count: 100))…: expected trace or debug")
         #expect(message.utf8.count <= MisconfiguredRefusal.messageLimit)
-        #expect(message.hasPrefix("ligasd cannot start: LIGASD_LOG_LEVEL=éé") && message.hasSuffix("…"))
         var frame: [UInt8] = []
         let encoder = FrameEncoder(maxFrameSize: ProtocolLimits.minimumMaxFrameSize)
         try encoder.appendError(id: 0, ErrorBody(code: .misconfigured, message: message), to: &frame)
         #expect(frame.count <= ProtocolLimits.minimumMaxFrameSize)
+    }
+
+    @Test("A message longer than 512 bytes all the same (an unknown name of any length) is cut, ending with …")
+    func longMessageIsCut() {
+        let message = MisconfiguredRefusal.shortened(String(repeating: "LIGASD_X", count: 200))
+        #expect(message.utf8.count <= MisconfiguredRefusal.messageLimit && message.hasSuffix("…"))
     }
 
     @Test("A short message is kept whole")

@@ -55,6 +55,6 @@ struct ImageCommand: AsyncParsableCommand {
             return download.header
         }
         try ClientOptions.reporting { try sink.commit() }
-        if options.json, outputFile != nil { try Printing.json(header) }
+        if options.json, !sink.isStandardOutput { try Printing.json(header) }
     }
 }

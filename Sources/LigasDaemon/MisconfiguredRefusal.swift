@@ -5,9 +5,9 @@ import LigasSystemd
 /// What a socket-activated ligasd does when its settings are wrong. It cannot serve, but the
 /// client whose connection started it waits in the listening socket's queue: left there, it would
 /// have systemd start ligasd again at once, and again, until the start limit fails the socket,
-/// and the client would only see its connection closed. Instead every waiting client is accepted
-/// and told why, `misconfigured` with id 0 (a connection-level refusal, PROTOCOL.md §6), and then
-/// ligasd exits.
+/// and the client would only see its connection closed. Instead the waiting clients (up to
+/// `mostAnswered`) are accepted and told why, `misconfigured` with id 0 (a connection-level
+/// refusal, PROTOCOL.md §6), and then ligasd exits.
 public enum MisconfiguredRefusal {
     /// At most this many connections are answered: a client reconnecting in a loop must not keep
     /// a ligasd that cannot serve alive (the rest wait for the next start).

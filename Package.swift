@@ -182,7 +182,7 @@ let package = Package(
         .target(
             name: "LigasTestSupport",
             dependencies: [
-                "LigasDomain", "CSQLite",
+                "LigasDomain", "LigasCacheStore", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

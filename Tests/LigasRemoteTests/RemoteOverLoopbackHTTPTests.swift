@@ -85,28 +85,32 @@ struct RemoteOverLoopbackHTTPTests {
 
     @Test("A consumer that takes its time between chunks (a client reading an image slowly) is not charged to the remote: the body arrives whole past the request's limit")
     func slowConsumerIsNotTheRemote() async throws {
-        let server = try await LoopbackHTTPServer.start { _ in .ok(Data(repeating: 0x42, count: 1 << 20), contentType: "image/png") }
+        // Small enough for AsyncHTTPClient to have read all of it while the consumer pauses (its
+        // body buffers a score of pieces), so the waiting that counts is the first piece's alone:
+        // with a MiB, the rest was read after the pauses, and on a loaded machine that waiting
+        // alone passed a 2 s limit (a flaky test, one fresh-clone run in three).
+        let size = 128 << 10
+        let server = try await LoopbackHTTPServer.start { _ in .ok(Data(repeating: 0x42, count: size), contentType: "image/png") }
         var limits = AsyncHTTPClientAdapter.Limits()
-        // The limit well above what the real waiting takes even on a loaded machine (a cold run of
-        // the whole suite once waited more than 0.3 s in all), the consumer's own time past it.
-        limits.requestTimeout = .seconds(2)
+        limits.requestTimeout = .seconds(1)
         let client = AsyncHTTPClientAdapter(limits: limits)
+        let pauses = 4
         let outcome = await asyncResult { () async throws -> (bytes: Int, pieces: Int) in
             let (_, body) = try await client.get(server.baseURL.appendingPathComponent("big.png"), headers: [:], maxBodyBytes: 2 << 20)
             var received = (bytes: 0, pieces: 0)
             for try await piece in body {
                 received.bytes += piece.count
                 received.pieces += 1
-                // The consumer's own time: 3 s, past the limit, over the first pieces.
-                if received.pieces <= 6 { try await Task.sleep(for: .milliseconds(500)) }
+                // The consumer's own time: 2 s, twice the limit, after each of the first pieces.
+                if received.pieces <= pauses { try await Task.sleep(for: .milliseconds(500)) }
             }
             return received
         }
         try await client.shutdown()
         try await server.shutdown()
         let received = try outcome.get()
-        #expect(received.bytes == 1 << 20)
-        #expect(received.pieces > 6, "the body came in \(received.pieces) pieces: too few to outlast the limit")
+        #expect(received.bytes == size)
+        #expect(received.pieces > pauses, "the body came in \(received.pieces) pieces: too few to outlast the limit")
     }
 
     @Test("Connection refused: connectivity, 'cannot reach HOST:PORT: connection refused'")

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import LigasCacheStore
 
 /// Cache files ligasd must cope with but never makes itself, made with SQLite's C API.
 public enum BadCacheFiles {
@@ -49,6 +50,10 @@ public enum BadCacheFiles {
     private static func withConnection<T>(
         _ file: URL, readOnly: Bool, create: Bool = false, _ body: (OpaquePointer) throws -> T
     ) throws -> T {
+        // SQLite is set up once per process, by the cache store's first connection, before anything
+        // initialises it (a raw open here first would leave the store's set-up refused, as the
+        // store's tests check): a throwaway store opens that first connection.
+        _ = try? SQLiteCacheStore.inMemory()
         var db: OpaquePointer?
         let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
         let code = sqlite3_open_v2(file.path, &db, access, nil)

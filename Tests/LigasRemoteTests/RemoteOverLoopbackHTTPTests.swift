@@ -85,14 +85,16 @@ struct RemoteOverLoopbackHTTPTests {
 
     @Test("A consumer that takes its time between chunks (a client reading an image slowly) is not charged to the remote: the body arrives whole past the request's limit")
     func slowConsumerIsNotTheRemote() async throws {
-        // Small enough for AsyncHTTPClient to have read all of it while the consumer pauses (its
-        // body buffers a score of pieces), so the waiting that counts is the first piece's alone:
-        // with a MiB, the rest was read after the pauses, and on a loaded machine that waiting
-        // alone passed a 2 s limit (a flaky test, one fresh-clone run in three).
+        // The limit is real time, and so is the waiting it counts: on a loaded machine (the start
+        // of a whole-suite run, every test at once), the head and the first pieces of even a small
+        // body took more than 1 s, and a MiB's pieces after the pauses more than 2 s (one
+        // fresh-clone run in three, then one in ten). So the body is small enough for
+        // AsyncHTTPClient to read most of it while the consumer pauses, and the limit is 5 s, for
+        // 6 s of the consumer's own time.
         let size = 128 << 10
         let server = try await LoopbackHTTPServer.start { _ in .ok(Data(repeating: 0x42, count: size), contentType: "image/png") }
         var limits = AsyncHTTPClientAdapter.Limits()
-        limits.requestTimeout = .seconds(1)
+        limits.requestTimeout = .seconds(5)
         let client = AsyncHTTPClientAdapter(limits: limits)
         let pauses = 4
         let outcome = await asyncResult { () async throws -> (bytes: Int, pieces: Int) in
@@ -101,8 +103,8 @@ struct RemoteOverLoopbackHTTPTests {
             for try await piece in body {
                 received.bytes += piece.count
                 received.pieces += 1
-                // The consumer's own time: 2 s, twice the limit, after each of the first pieces.
-                if received.pieces <= pauses { try await Task.sleep(for: .milliseconds(500)) }
+                // The consumer's own time: 6 s, past the limit, after each of the first pieces.
+                if received.pieces <= pauses { try await Task.sleep(for: .milliseconds(1500)) }
             }
             return received
         }

@@ -77,7 +77,9 @@ final class BlockingClient: @unchecked Sendable {
     private func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            // MSG_NOSIGNAL: a daemon gone (a bench of one that never starts) is an error, not SIGPIPE
+            // killing the bench before it can say where its logs are.
+            let written = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             guard written > 0 else { throw Failure(description: "write: errno \(errno)") }
             offset += written
         }

@@ -3,6 +3,7 @@ import Glibc
 import LigasDomain
 import LigasProtocol
 import LigasRemote
+import LigasServer
 import LigasSystemd
 import Logging
 
@@ -153,7 +154,7 @@ extension DaemonSetting {
                  \.limits.idleConnectionTimeout),
         count("max-output-bytes", "unread output a connection may pile up before it is dropped", \.limits.maxOutputBytes),
         DaemonSetting(
-            flag: "idle-exit", defaultText: .value(defaults.idleExit.map(secondsText) ?? "0"),
+            flag: "idle-exit", defaultText: .value(defaults.idleExit.map(\.secondsText) ?? "0"),
             meaning: "when socket-activated, exit after this many idle seconds (`0`: never)"
         ) { configuration, text in
             let idle = try seconds(text)
@@ -236,7 +237,7 @@ extension DaemonSetting {
     private static func duration(
         _ flag: String, _ meaning: String, from minimum: Duration = .zero, _ keyPath: WritableKeyPath<DaemonConfiguration, Duration> & Sendable
     ) -> DaemonSetting {
-        DaemonSetting(flag: flag, defaultText: .value(secondsText(defaults[keyPath: keyPath])), meaning: meaning) {
+        DaemonSetting(flag: flag, defaultText: .value(defaults[keyPath: keyPath].secondsText), meaning: meaning) {
             configuration, text in
             configuration[keyPath: keyPath] = try seconds(text, from: minimum)
         }
@@ -263,17 +264,12 @@ extension DaemonSetting {
     /// Seconds, fractions allowed, to the millisecond, from `minimum` to `maximumSeconds`.
     private static func seconds(_ text: String, from minimum: Duration = .zero) throws -> Duration {
         let duration = Double(text).flatMap { $0 >= 0 && $0 <= Double(maximumSeconds) ? Duration.milliseconds(Int64($0 * 1000)) : nil }
-        guard let duration, duration >= minimum else { throw expected("seconds from \(secondsText(minimum)) to \(maximumSeconds)") }
+        guard let duration, duration >= minimum else { throw expected("seconds from \(minimum.secondsText) to \(maximumSeconds)") }
         return duration
     }
 
     /// Some 31 years; in nanoseconds (a Dispatch deadline), still far from Int64's end.
     private static let maximumSeconds = 999_999_999
-
-    private static func secondsText(_ duration: Duration) -> String {
-        let seconds = Double(duration / .milliseconds(1)) / 1000
-        return seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-    }
 
     private static func expected(_ what: String) -> ExpectedValue { ExpectedValue(expected: what) }
 

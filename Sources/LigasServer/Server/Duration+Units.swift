@@ -15,6 +15,13 @@ extension Duration {
         return overflow ? .max : seconds.addingReportingOverflow(Int(components.attoseconds / 1_000_000_000)).partialValue
     }
 
+    /// Seconds as a person writes them, to the millisecond: "10", "0.2", "0.001" (settings' help
+    /// and errors, and the error that names the shutdown grace).
+    public var secondsText: String {
+        let seconds = Double(self / .milliseconds(1)) / 1000
+        return seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+
     var dispatchInterval: DispatchTimeInterval {
         .nanoseconds(wholeNanoseconds)
     }

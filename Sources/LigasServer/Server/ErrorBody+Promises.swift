@@ -28,9 +28,7 @@ extension ErrorBody {
     /// closes: unlike one answered `stopping`, it was started, so whether it was carried out is
     /// unknown (PROTOCOL.md §6).
     public static func cutOff(grace: Duration) -> ErrorBody {
-        let milliseconds = grace.wholeMicroseconds / 1000
-        let seconds = milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
-        return ErrorBody(code: .cutOff, message: "ligasd stopped before this request finished: its shutdown grace of \(seconds) s ran out")
+        ErrorBody(code: .cutOff, message: "ligasd stopped before this request finished: its shutdown grace of \(grace.secondsText) s ran out")
     }
 
     /// A request past the connection's cap on requests in flight.

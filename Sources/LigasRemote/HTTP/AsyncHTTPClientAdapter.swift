@@ -4,7 +4,8 @@ import LigasDomain
 import NIOCore
 import NIOFoundationEssentialsCompat
 
-/// `HTTPClient` over AsyncHTTPClient, with timeouts, a redirect limit and a body size cap.
+/// `HTTPClient` over AsyncHTTPClient, with timeouts, a redirect limit, a body size cap, and
+/// keys kept to the origin they were given for (`RedirectStep`).
 public final class AsyncHTTPClientAdapter: HTTPClient {
     public struct Limits: Sendable {
         public var connectTimeout: TimeAmount = .seconds(5)
@@ -24,7 +25,7 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
     public init(limits: Limits = Limits()) {
         self.limits = limits
         var configuration = AsyncHTTPClient.HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: limits.maxRedirects, allowCycles: false),
+            redirectConfiguration: .disallow,  // followed in `get`, see `RedirectStep`
             timeout: .init(connect: limits.connectTimeout, read: limits.readTimeout)
         )
         configuration.decompression = .disabled
@@ -39,15 +40,8 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
     }
 
     public func get(_ url: URL, headers: [String: String], maxBodyBytes: Int) async throws -> (HTTPResponseHead, HTTPBody) {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response: HTTPClientResponse
         let deadline = NIODeadline.now() + limits.requestTimeout
-        do {
-            response = try await client.execute(request, deadline: deadline)
-        } catch {
-            throw RemoteFailure.transfer(error, url: url, limits: failureLimits)
-        }
+        let response = try await responseFollowingRedirects(of: url, headers: headers, deadline: deadline)
         let contentLength = response.headers.first(name: "content-length").flatMap { Int($0) }
         if let contentLength, contentLength > maxBodyBytes { throw RemoteFailure.bodyTooLarge(maxBodyBytes, url: url) }
         let head = HTTPResponseHead(
@@ -58,6 +52,34 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
         )
         let budget = Duration.nanoseconds((deadline - .now()).nanoseconds)
         return (head, LimitedBody(base: response.body, waitBudget: budget, maxBytes: maxBodyBytes, url: url, limits: failureLimits))
+    }
+
+    /// The first answer that is not a redirect; at most `maxRedirects` followed, none twice. Each
+    /// redirect's body is dropped unread, which ends its request.
+    private func responseFollowingRedirects(of url: URL, headers: [String: String], deadline: NIODeadline) async throws -> HTTPClientResponse {
+        var step = RedirectStep(url: url, headers: headers)
+        var visited: Set<String> = [url.absoluteString]
+        while true {
+            var request = HTTPClientRequest(url: step.url.absoluteString)
+            for (name, value) in step.headers { request.headers.add(name: name, value: value) }
+            let response: HTTPClientResponse
+            do {
+                response = try await client.execute(request, deadline: deadline)
+            } catch {
+                throw RemoteFailure.transfer(error, url: step.url, limits: failureLimits)
+            }
+            guard let next = RedirectStep.next(
+                after: step.url, headers: step.headers, status: Int(response.status.code),
+                location: response.headers.first(name: "location"))
+            else { return response }
+            guard visited.count <= limits.maxRedirects else {
+                throw RemoteFailure.transfer(HTTPClientError.redirectLimitReached, url: url, limits: failureLimits)
+            }
+            guard visited.insert(next.url.absoluteString).inserted else {
+                throw RemoteFailure.transfer(HTTPClientError.redirectCycleDetected, url: url, limits: failureLimits)
+            }
+            step = next
+        }
     }
 
     private var failureLimits: RemoteFailure.Limits {

@@ -42,7 +42,7 @@ public enum RemoteFailure {
         if url.isFileURL { return url.path }
         let host = url.host ?? "?"
         let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        guard let port = url.port ?? defaultPort(of: url.scheme) else { return shown }
+        guard let port = port(of: url) else { return shown }
         return "\(shown):\(port)"
     }
 
@@ -60,11 +60,13 @@ public enum RemoteFailure {
         return components.string ?? "\(url.scheme ?? "?")://\(origin(of: url))\(url.path)"
     }
 
-    private static func defaultPort(of scheme: String?) -> Int? {
-        switch scheme?.lowercased() {
-        case "http": 80
-        case "https": 443
-        default: nil
+    /// The URL's port, or its scheme's default one.
+    static func port(of url: URL) -> Int? {
+        if let port = url.port { return port }
+        switch url.scheme?.lowercased() {
+        case "http": return 80
+        case "https": return 443
+        default: return nil
         }
     }
 

@@ -198,8 +198,9 @@ struct CBORCodableTests {
         }
     }
 
-    @Test("text that is not an absolute URL (no scheme, or no URL at all) is an invalid value with its path", arguments: [
-        "", "relative/x.png", "/logos/x.png", "::", "http://[::1",
+    @Test("text that is not an absolute URL (no scheme, no URL at all, or characters RFC 3986 does not allow) is an invalid value with its path", arguments: [
+        "", "relative/x.png", "/logos/x.png", "::", "http://[::1", "https://exa mple.com/x.png", "https://example.com/%zz",
+        "https://example.com/x%4", "https://example.com/ñ.png", "https://example.com/a|b", "https://example.com/\"x\"",
     ])
     func invalidURL(text: String) throws {
         let bytes = try CBOREncoder().encode(["link": text])
@@ -210,6 +211,7 @@ struct CBORCodableTests {
 
     @Test("an absolute URL of any scheme decodes, an empty host included (the daemon then finds no such image)", arguments: [
         "https://media.ligapro.ec/logos/x.png", "file:///usr/share/x.png", "https://",
+        "https://example.com/a%20b/%C3%B1.png?x=1&y=2#f", "http://[::1]:8080/~u/!$'()*+,;=@",
     ])
     func absoluteURL(text: String) throws {
         let bytes = try CBOREncoder().encode(["link": text])

@@ -229,6 +229,20 @@ struct PayloadRulesTests {
         #expect(try Request.decode(from: bytes, using: CBORDecoder()) == Request(Methods.Image.self, .url(Sample.url(url))))
     }
 
+    @Test("image args: a key whose value is null is absent, so it neither counts as the one key nor makes two")
+    func imageArgumentNullKeys() throws {
+        func request(_ args: [([UInt8], [UInt8])]) throws -> Request {
+            try Request.decode(from: Self.map([(Self.text("args"), Self.map(args)), (Self.text("method"), Self.text("image"))]), using: CBORDecoder())
+        }
+        let null: [UInt8] = [0xF6]
+        #expect(try request([(Self.text("team"), Self.text("emelec")), (Self.text("url"), null)]) == Request(Methods.Image.self, .team("emelec")))
+        #expect(try request([(Self.text("player"), null), (Self.text("league"), Self.text("serie-a"))]) == Request(Methods.Image.self, .league("serie-a")))
+        let onlyNulls = requestError(Self.map([
+            (Self.text("args"), Self.map([(Self.text("team"), null), (Self.text("url"), null)])), (Self.text("method"), Self.text("image")),
+        ]))
+        #expect(onlyNulls?.code == .badRequest && onlyNulls?.details?["path"] == "args", "\(String(describing: onlyNulls))")
+    }
+
     // MARK: Hello limits
 
     static let outOfRangeHellos: [(maxFrameSize: UInt32, chunkSize: UInt32, maxInFlight: UInt32, field: String)] = [

@@ -163,6 +163,29 @@ struct RequestHandlingTests {
         }
     }
 
+    @Test("A deadline bounds the wait for an answer to start: a stream whose header was sent runs to its end past the deadline")
+    func deadlineUntilTheAnswerStarts() async throws {
+        let handler = ScriptedHandler(imageBytes: 300_000)
+        try await TestServer.run(handler: handler) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            // "late": the header at once, the chunks once the gate opens, well past the deadline.
+            try client.request(2, Call(Methods.Image.self, .team("late")), deadlineMs: 50)
+            let header = try #require(await client.nextFrame())
+            #expect(header.kind == .response && header.requestID == 2)
+            try await Task.sleep(for: .milliseconds(100))  // past the deadline, whatever the machine's speed
+            handler.gate.open()
+            var chunks: [Frame] = []
+            var last: Frame?
+            while let frame = try await client.nextFrame() {
+                guard frame.kind == .streamChunk else { last = frame; break }
+                chunks.append(frame)
+            }
+            #expect(last?.kind == .streamEnd && last?.requestID == 2, "\(String(describing: last?.kind))")
+            #expect(chunks.reduce(0) { $0 + $1.payload.count } == 300_000)
+        }
+    }
+
     @Test("Past a connection cap (global, or per user): tooManyRequests on id 0 naming the cap for the newcomer; existing clients keep working",
           arguments: ["connections", "connectionsPerUID"])
     func connectionCap(cap: String) async throws {

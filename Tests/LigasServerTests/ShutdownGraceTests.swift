@@ -34,4 +34,28 @@ struct ShutdownGraceTests {
         #expect(notice?.level == .notice)
         #expect(notice?.metadata["connections"] == "1" && notice?.metadata["in-flight"] == "1", "\(String(describing: notice))")
     }
+
+    @Test("A stream whose client had stopped reading when the grace ran out: its queued chunks, then cutOff, reach the client once it reads, then the connection closes")
+    func streamCutOffAfterItsQueuedChunks() async throws {
+        let handler = ScriptedHandler(imageBytes: 32 << 20)
+        let log = LogRecorder()
+        let server = try TestServer(handler: handler, logger: log.logger)
+        let client = try RawClient(path: server.path)
+        _ = try await client.hello()
+        try client.request(1, Call(Methods.Image.self, .team("big")))  // 32 MiB: more than the socket and the queue hold
+        try await server.waitFor("the stream paused, its client not reading") { $0.pausedStreams == 1 }
+
+        let stopped = Task { await server.server.shutdown(grace: .milliseconds(100)) }
+        while !log.messages.contains(where: { $0.hasPrefix("shutdown grace over") }) { try await Task.sleep(for: .milliseconds(5)) }
+        // Before the fix the connection was closed after one write that the full socket refused:
+        // the client read the chunks already in its socket, then a connection lost.
+        let frames = try await client.framesUntilClosed()
+        await stopped.value
+        let kinds = frames.map(\.kind)
+        #expect(kinds.first == .response && kinds.last == .error, "\(kinds.count) frames, ending \(kinds.suffix(2))")
+        #expect(kinds.dropFirst().dropLast().allSatisfy { $0 == .streamChunk })
+        let last = try #require(frames.last)
+        #expect(last.requestID == 1)
+        #expect(try CBORDecoder().decode(ErrorBody.self, from: last.payload) == .cutOff(grace: .milliseconds(100)))
+    }
 }

@@ -23,7 +23,7 @@ public struct MatchesArguments: Codable, Sendable, Hashable {
 }
 
 /// `image`: which image to stream. On the wire a map with exactly one of the keys
-/// `url`, `league`, `team`, `player`.
+/// `url`, `league`, `team`, `player` that is not null.
 public enum ImageArguments: Codable, Sendable, Hashable {
     /// An image URL the daemon knows from its own data (a logo or photo URL it served).
     case url(URL)
@@ -40,7 +40,8 @@ public enum ImageArguments: Codable, Sendable, Hashable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let present = [CodingKeys.url, .league, .team, .player].filter { container.contains($0) }
+        // A key whose value is null is absent (PROTOCOL.md §3.1): `{team: "x", url: null}` is a team.
+        let present = try [CodingKeys.url, .league, .team, .player].filter { try container.contains($0) && !container.decodeNil(forKey: $0) }
         guard present.count == 1, let key = present.first else {
             let reason = "exactly one of url, league, team, player is required"
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: reason))

@@ -60,6 +60,8 @@ final class Connection: @unchecked Sendable {
     /// rescheduled from this: re-arming a timer on every frame costs a system call per request.
     private var lastActivity = DispatchTime.now()
     private var closeTimer: (any DispatchSourceTimer)?
+    /// Whether `closeTimer` stays where it is while the client reads (after the shutdown grace).
+    private var closeTimerIsFixed = false
     /// epoll reported the end of the client's input (see `EventLoop.Handlers`).
     private var peerInputEnded = false
 
@@ -148,27 +150,32 @@ final class Connection: @unchecked Sendable {
 
     /// Close now, whatever is in flight (end of the shutdown grace period). Each request still in
     /// flight is first answered `cutOff`, so that its client can tell a request cut off from a
-    /// connection lost; where the socket takes it at once: a stream its client was slow to read
-    /// may have left no room, and the close does not wait for a client.
+    /// connection lost. The frames go out after what is already queued (a stream's chunks, up to
+    /// its high-water mark), and the client has `cutOffDeliveryLimit` more to take them: one that
+    /// reads gets them, one that does not read does not hold the stop any longer.
     func forceClose(grace: Duration) {
         loop.execute { [self] in
-            if state.sendsAnswers {
-                // Streams waiting for room stop first, sending nothing more, and the frames go out
-                // in one flush: a flush that made room would let a stream send its end, and the
-                // request would have two final frames.
-                resumeRoomWaiters(with: false)
-                let cutOff = ErrorBody.cutOff(grace: grace)
-                for requestID in inFlight.keys.sorted() {
-                    var bytes: [UInt8] = []
-                    // Cannot fail: a short message, and no client accepts less than 4096 bytes.
-                    try? encoder.appendError(id: requestID, cutOff, to: &bytes)
-                    output.append(bytes)
-                }
-                flush()
+            guard state.sendsAnswers else { return teardown(reason: "shutdown") }
+            // Streams waiting for room stop first, and nothing more is sent once the cutOffs are
+            // queued (`closing` sends no answers): a stream's end after its cutOff would give
+            // the request two final frames.
+            resumeRoomWaiters(with: false)
+            let cutOff = ErrorBody.cutOff(grace: grace)
+            for requestID in inFlight.keys.sorted() {
+                var bytes: [UInt8] = []
+                // Cannot fail: a short message, and no client accepts less than 4096 bytes.
+                try? encoder.appendError(id: requestID, cutOff, to: &bytes)
+                output.append(bytes)
             }
-            teardown(reason: "shutdown")
+            state = .closing
+            closeTimer = timer(after: Self.cutOffDeliveryLimit) { [unowned self] in teardown(reason: "shutdown: client not reading") }
+            closeTimerIsFixed = true
+            flush()
         }
     }
+
+    /// How long after the grace a client may take to read what was queued for it and its cutOffs.
+    static let cutOffDeliveryLimit: Duration = .seconds(1)
 
     private func teardown(reason: String) {
         dispatchPrecondition(condition: .onQueue(queue))
@@ -734,7 +741,7 @@ final class Connection: @unchecked Sendable {
             resumeRoomWaiters(with: true)
         case .wouldBlock:
             watchWritable(true)
-            if state == .closing, output.count < unread {
+            if state == .closing, !closeTimerIsFixed, output.count < unread {
                 closeTimer?.schedule(deadline: .now() + Self.closeTimeout.dispatchInterval)
             }
             if output.count < limits.streamHighWater / 2 { resumeRoomWaiters(with: true) }

@@ -15,10 +15,35 @@ final class URLInternTable: Sendable {
     private let entries = Mutex<[Int: (bytes: [UInt8], url: URL)]>([:])
 
     /// A URL as the wire has it (PROTOCOL.md §3.3): absolute, a scheme (a letter first) then
-    /// ':'; nil for any other text.
+    /// ':', in RFC 3986's characters; nil for any other text.
     static func absoluteURL(_ text: String) -> URL? {
-        guard let url = URL(string: text), url.scheme?.first?.isLetter == true else { return nil }
+        guard hasOnlyURICharacters(text.utf8), let url = URL(string: text), url.scheme?.first?.isLetter == true else { return nil }
         return url
+    }
+
+    /// Only what RFC 3986 allows in a URI (its unreserved and reserved characters), and `%` only
+    /// before two hex digits. Foundation's parser would percent-encode a space or a stray `%`
+    /// and take the text: a URL the peer could not have meant as written.
+    static func hasOnlyURICharacters(_ utf8: String.UTF8View) -> Bool {
+        var iterator = utf8.makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%") {
+                guard let high = iterator.next(), let low = iterator.next(), isHexDigit(high), isHexDigit(low) else { return false }
+            } else if !(byte < 128 && uriCharacters[Int(byte)]) {
+                return false
+            }
+        }
+        return true
+    }
+
+    private static let uriCharacters: [Bool] = (0..<128).map { byte in
+        let scalar = Unicode.Scalar(UInt8(byte))
+        return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+            || "-._~:/?#[]@!$&'()*+,;=".unicodeScalars.contains(scalar)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 
     /// `absoluteURL` of the text `bytes`, parsed (and remembered) on a miss.

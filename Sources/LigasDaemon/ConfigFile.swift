@@ -21,7 +21,7 @@ enum ConfigFile {
         var settings: [String: String] = [:]
         for assignment in try EnvironmentFileSyntax.assignments(in: text) {
             guard let setting = DaemonSetting.named(assignment.name) else {
-                throw ConfigurationError(key: "line \(assignment.line)", value: assignment.name, expected: ConfigurationError.knownName)
+                throw ConfigurationError(key: "line \(assignment.line)", value: ConfigurationError.shownName(assignment.name), expected: ConfigurationError.knownName)
             }
             settings[setting.name] = assignment.value
         }
@@ -39,9 +39,24 @@ enum CredentialLoading {
                 guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                     throw ConfigurationError(key: "CREDENTIALS_DIRECTORY/api-key", value: "<unreadable>", expected: "a readable file")
                 }
-                return APIKey(text)
+                return try APIKey.configured(text, in: "CREDENTIALS_DIRECTORY/api-key")
             }
         }
         return nil
+    }
+}
+
+extension APIKey {
+    /// The key as configured (nil when empty), refused when a control character is inside it: a
+    /// key file of two lines, say. No HTTP header can carry one, and the HTTP library's error
+    /// would quote the header, key and all, into every failed request's message.
+    static func configured(_ text: String, in place: String) throws(ConfigurationError) -> APIKey? {
+        guard let key = APIKey(text) else { return nil }
+        guard !text.trimmingWhitespace().unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\t" }) else {
+            throw ConfigurationError(
+                key: place, value: nil,
+                expected: "a key on one line, without control characters (one is inside it; the key is not shown)")
+        }
+        return key
     }
 }

@@ -147,6 +147,15 @@ public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
 
     /// What an unknown `LIGASD_*` name should have been, in the file or the environment.
     static let knownName = "a known LIGASD_* setting name (ligasd --help lists them)"
+
+    /// What an error about a config file line may show of the name it read there: only a name
+    /// shaped like a setting's (`LIGASD_`, then capitals, digits and `_`). Anything else may be a
+    /// key pasted on its own line (`LIGASD_API_KEY abc…`, or a key that ends in `=`).
+    static func shownName(_ name: String) -> String? {
+        let shaped = name.hasPrefix("LIGASD_") && name.utf8.count <= 64
+            && name.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "_") }
+        return shaped ? name : nil
+    }
 }
 
 extension DaemonConfiguration {

@@ -119,7 +119,7 @@ extension DaemonSetting {
             flag: nil, named: "LIGASD_API_KEY", defaultText: .none,
             meaning: "the API key, unless `$CREDENTIALS_DIRECTORY/api-key` (systemd `LoadCredential=`) exists, which wins; never a flag, never logged"
         ) { configuration, text in
-            configuration.apiKey = APIKey(text) ?? configuration.apiKey
+            configuration.apiKey = try APIKey.configured(text, in: "LIGASD_API_KEY") ?? configuration.apiKey
         },
         DaemonSetting(
             flag: "cache", defaultText: .words("`$CACHE_DIRECTORY`, `$XDG_CACHE_HOME/ligasd` or `~/.cache/ligasd`, `/cache.sqlite`"),
@@ -161,7 +161,7 @@ extension DaemonSetting {
             configuration.idleExit = idle == .zero ? nil : idle
         },
         duration("shutdown-grace",
-                 "seconds in-flight requests get on SIGTERM; requests already sent but not yet started are answered `shuttingDown` (retry), and those still running when it is over `cutOff` (where the socket takes it)",
+                 "seconds in-flight requests get on SIGTERM; requests already sent but not yet started are answered `shuttingDown` (retry), and those still running when it is over `cutOff` (a client that does not read gets 1 s more to take it)",
                  \.shutdownGrace),
         choice("log-target", "where the log goes: `journal`, `stderr`, or `auto` (the journal when it is there)",
                expected: "auto, journal or stderr", \.logTarget, LogTarget.init(rawValue:), \.rawValue),

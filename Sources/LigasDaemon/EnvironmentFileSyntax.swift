@@ -58,7 +58,7 @@ enum EnvironmentFileSyntax {
                 }
             case .name:
                 if c.isLineEnd {
-                    throw ConfigurationError(key: "line \(nameLine)", value: Self.text(name).trimmingWhitespace(), expected: "KEY=value")
+                    throw ConfigurationError(key: "line \(nameLine)", value: ConfigurationError.shownName(Self.text(name).trimmingWhitespace()), expected: "KEY=value")
                 } else if c == .equals {
                     state = .beforeValue
                     value = []
@@ -129,10 +129,10 @@ enum EnvironmentFileSyntax {
             case .beforeName, .comment, .commentEscape:
                 break
             case .name:
-                throw ConfigurationError(key: "line \(nameLine)", value: Self.text(name).trimmingWhitespace(), expected: "KEY=value")
+                throw ConfigurationError(key: "line \(nameLine)", value: ConfigurationError.shownName(Self.text(name).trimmingWhitespace()), expected: "KEY=value")
             case .singleQuoted, .doubleQuoted, .doubleQuotedEscape:
                 throw ConfigurationError(
-                    key: "line \(quoteLine)", value: Self.text(name).trimmingWhitespace(),
+                    key: "line \(quoteLine)", value: ConfigurationError.shownName(Self.text(name).trimmingWhitespace()),
                     expected: "a closing quote (the one opened on this line is still open at the end of the file)")
             case .beforeValue, .unquoted, .unquotedEscape:
                 push()

@@ -100,6 +100,22 @@ struct DaemonSettingTests {
         #expect("\(configuration.apiKey!)" == "<redacted>")
     }
 
+    @Test("An API key with a control character inside it (a key file of two lines) stops ligasd, the key not shown; blanks around it are trimmed")
+    func apiKeyOnOneLine() throws {
+        let directory = TemporaryDirectory()
+        let expected = "a key on one line, without control characters (one is inside it; the key is not shown)"
+        try "s3cret-key\nsecond line\n".write(to: directory.url.appendingPathComponent("api-key"), atomically: true, encoding: .utf8)
+        #expect(throws: ConfigurationError(key: "CREDENTIALS_DIRECTORY/api-key", value: nil, expected: expected)) {
+            try DaemonConfiguration.resolve(environment: ["CREDENTIALS_DIRECTORY": directory.url.path])
+        }
+        for key in ["s3cret\r\nkey", "s3cret\u{01}key"] {
+            #expect(throws: ConfigurationError(key: "LIGASD_API_KEY", value: nil, expected: expected)) {
+                try DaemonConfiguration.resolve(environment: ["LIGASD_API_KEY": key])
+            }
+        }
+        #expect(try DaemonConfiguration.resolve(environment: ["LIGASD_API_KEY": " \ts3cret key\r\n"]).apiKey == APIKey("s3cret key"))
+    }
+
     @Test("A value that cannot be read stops ligasd, naming the setting, the value and what was expected")
     func invalidValues() {
         #expect(throws: ConfigurationError(key: "LIGASD_MAX_CONNECTIONS", value: "many", expected: "a whole number from 1 to 2147483647")) {

@@ -66,8 +66,18 @@ struct EnvironmentFileSyntaxTests {
         #expect(throws: ConfigurationError(key: "line 2", value: "LIGASD_SOURCE", expected: "KEY=value")) {
             try ConfigFile.parse("# the source\nLIGASD_SOURCE\nLIGASD_LOG_LEVEL=debug\n")
         }
-        #expect(throws: ConfigurationError(key: "line 1", value: "=sample", expected: "KEY=value")) {
+        #expect(throws: ConfigurationError(key: "line 1", value: nil, expected: "KEY=value")) {
             try ConfigFile.parse("=sample")
+        }
+        // What is on a line that is no setting may be a key: only a setting-shaped name is shown.
+        #expect(throws: ConfigurationError(key: "line 2", value: nil, expected: "KEY=value")) {
+            try ConfigFile.parse("LIGASD_SOURCE=rapidapi\nLIGASD_API_KEY s3cret-key\n")
+        }
+        #expect(throws: ConfigurationError(key: "line 1", value: nil, expected: "KEY=value")) {
+            try ConfigFile.parse("s3cretkey")
+        }
+        #expect(throws: ConfigurationError(key: "line 1", value: nil, expected: ConfigurationError.knownName)) {
+            try ConfigFile.parse("c2VjcmV0a2V5==\n")  // a base64 key ends in "=": a name to the parser
         }
         #expect(throws: ConfigurationError(
             key: "line 2", value: "LIGASD_SOURCE",

@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Foundation
+import LigasDomain
 import LigasTestSupport
 import Testing
 
@@ -79,5 +81,22 @@ struct KeysStayWithTheirOriginTests {
         ] as [(Int, String?)])
     func notFollowed(status: Int, location: String?) {
         #expect(RedirectStep.next(after: URL(string: "http://api.example/a")!, headers: Self.keyed, status: status, location: location) == nil)
+    }
+
+    @Test("A key HTTP cannot carry (a line break inside it) fails the request without the key in its message")
+    func unsendableKey() async throws {
+        let remote = try await LoopbackHTTPServer.start { _ in .ok(Data("{}".utf8), contentType: "application/json") }
+        let client = AsyncHTTPClientAdapter()
+        let outcome = await asyncResult {
+            try await client.getData(remote.baseURL, headers: ["X-API-Key": "the-key\nsecond line"], maxBodyBytes: 1024)
+        }
+        try await client.shutdown()
+        try await remote.shutdown()
+        guard case .failure(let error) = outcome, case LigasError.connectivity(let why) = error else {
+            Issue.record("expected connectivity, got \(outcome)")
+            return
+        }
+        #expect(why == "request to 127.0.0.1:\(remote.port) failed: invalid header field values", "\(why)")
+        #expect(!why.contains("the-key"))
     }
 }

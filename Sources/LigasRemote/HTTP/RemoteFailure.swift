@@ -117,7 +117,9 @@ public enum RemoteFailure {
             case .bodyLengthMismatch: return "\(origin) sent a body of another length than it announced for \(url.path)"
             case .getConnectionFromPoolTimeout: return "cannot reach \(origin): no connection within \(seconds(limits.connectTimeout))"
             case .emptyHost, .invalidURL, .emptyScheme: return "not a usable URL: \(redacted(url))"
-            default: return "request to \(origin) failed: \(words(ofCase: String(describing: error)))"
+            // The case's name only: its payload may quote what was sent (`invalidHeaderFieldValues`
+            // holds the header values, an API key among them).
+            default: return "request to \(origin) failed: \(words(ofCase: String(String(describing: error).prefix { $0 != "(" })))"
             }
         case ChannelError.connectTimeout:
             return "cannot reach \(origin): no connection within \(seconds(limits.connectTimeout))"

@@ -113,6 +113,28 @@ struct ImagesAcceptanceTests {
         }
     }
 
+    @Test("A remote's data cannot make ligasd read a local file: a file: logo from an http source is refused, by team and by URL, before and after a restart")
+    func fileLogoFromAnHTTPSource() async throws {
+        let secrets = TemporaryDirectory()
+        let secret = secrets.url.appendingPathComponent("secret.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array("private".utf8)).write(to: secret)
+        let teams = #"{"teams":[{"id":"emelec","name":"Emelec","logo":"\#(secret.absoluteString)"}]}"#
+        try await AcceptanceEnvironment.run(serving: { _ in .ok(Data(teams.utf8), contentType: "application/json") }) { environment in
+            let engine = try environment.engine(online: true)
+            #expect(try await engine.teams(league: "serie-a").value.map(\.logoURL) == [secret])
+            for restarted in [false, true] {
+                let engine = restarted ? try environment.engine(online: true) : engine
+                await #expect(throws: LigasError.notFound("image URL is not part of ligasd's data")) {
+                    try await engine.image(of: .team("emelec"))
+                }
+                await #expect(throws: LigasError.notFound("image URL is not part of ligasd's data")) {
+                    try await engine.image(url: secret)
+                }
+            }
+            #expect(try environment.cachedImage(secret) == nil)
+        }
+    }
+
     @Test("Cancel course: a download cancelled mid-stream delivers nothing more and caches nothing")
     func cancelledDownload() async throws {
         let big = Fixtures.pngImage(size: 4 << 20)

@@ -2,9 +2,10 @@ import FoundationEssentials
 import LigasDomain
 import Synchronization
 
-/// The image URLs the daemon may fetch: those that appear in its own data (league, team and
-/// player records it has loaded or cached) or that lie beneath a configured source. A client
-/// can never make the daemon fetch an arbitrary URL.
+/// The image URLs the daemon may fetch: the http(s) ones that appear in its own data (league,
+/// team and player records it has loaded or cached), and any that lie beneath a configured
+/// source. A client can never make the daemon fetch an arbitrary URL, and a remote's data cannot
+/// make it read a local file: a `file:` URL is fetched only beneath a `file:` source.
 ///
 /// A mutex rather than an actor: it is consulted on every data request, and a hop to another
 /// executor would cost more than the set operation itself.
@@ -17,7 +18,7 @@ final class KnownImageURLs: Sendable {
     }
 
     func record(_ newURLs: some Sequence<URL>) {
-        let newURLs = Array(newURLs)
+        let newURLs = newURLs.filter { ["http", "https"].contains($0.scheme?.lowercased()) }
         urls.withLock { $0.formUnion(newURLs) }
     }
 

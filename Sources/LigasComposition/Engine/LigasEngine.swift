@@ -86,7 +86,7 @@ public struct LigasEngine: Sendable {
         if knownImages.contains(url) { return true }
         guard let cached = try? cachedImageReferences.all() else { return false }
         knownImages.record(cached)
-        return cached.contains(url)
+        return knownImages.contains(url)
     }
 
     /// Whether a metered provider (RapidAPI) is configured, so that `requestBudgets` reads the cache file.

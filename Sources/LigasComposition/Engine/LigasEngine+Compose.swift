@@ -109,7 +109,9 @@ extension LigasEngine {
         let imageCache = LocalImageLoader(
             store: imageStore, currentDate: currentDate, policy: policy, chunkSize: configuration.imageChunkSize)
         let remoteImages = ImageCachingLoader(
-            decoratee: RemoteImageLoader(client: httpClient, maxBytes: configuration.maxImageBytes),
+            decoratee: LimitedDownloadsImageLoader(
+                decoratee: RemoteImageLoader(client: httpClient, maxBytes: configuration.maxImageBytes),
+                slots: DownloadSlots(LimitedDownloadsImageLoader.defaultSlots)),
             cache: imageCache, logger: logger)
 
         return LigasEngine(

@@ -15,4 +15,15 @@ struct ArgumentsTextTests {
         #expect(ArgumentsText.of(Call(Methods.Image.self, .url(url))) == "url=https://x.ec/a.png")
         #expect(ArgumentsText.of(Call(Methods.Image.self, .team("emelec"))) == "team=emelec")
     }
+
+    @Test("a client's long text is cut in the log to 256 characters, saying how long it was: a 1 MiB id is not a 1 MiB log entry")
+    func longTextCut() {
+        let id = String(repeating: "x", count: 1 << 20)
+        #expect(ArgumentsText.of(Call(Methods.Teams.self, TeamsArguments(league: id)))
+            == "league=\(String(repeating: "x", count: 256))… (1048576 bytes)")
+        let failure = RequestLogEntry.Failure(code: .notFound, message: "no league '\(id)'")
+        #expect(failure.message?.hasSuffix("… (1048588 bytes)") == true && failure.message!.count < 300)
+        let short = "ñandú"
+        #expect(ArgumentsText.of(Call(Methods.Teams.self, TeamsArguments(league: short))) == "league=ñandú")
+    }
 }

@@ -21,7 +21,7 @@ private final class Pairs {
         if !text.isEmpty { text += " " }
         text += name
         text += "="
-        text += value
+        text += LoggedText.cut(value)
     }
 }
 

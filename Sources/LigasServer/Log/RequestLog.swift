@@ -53,7 +53,7 @@ public struct RequestLogEntry: Sendable {
 
         public init(code: ErrorCode, message: String? = nil) {
             self.code = code
-            self.message = message
+            self.message = message.map(LoggedText.cut)
         }
 
         /// `error`, as sent to the client.

@@ -104,7 +104,10 @@ struct ImagesAcceptanceTests {
         try await AcceptanceEnvironment.run { environment in
             let engine = try environment.engine(online: true)
             for url in ["http://169.254.169.254/latest/meta-data", "file:///etc/passwd",
-                        environment.server.baseURL.absoluteString + "images/../../etc/passwd"] {
+                        environment.server.baseURL.absoluteString + "images/../../etc/passwd",
+                        environment.server.baseURL.absoluteString + "images/..;/admin",
+                        environment.server.baseURL.absoluteString + "images/%2fadmin",
+                        environment.server.baseURL.absoluteString + "images/%2E%2E/admin"] {
                 await #expect(throws: LigasError.notFound("image URL is not part of ligasd's data")) {
                     try await engine.image(url: URL(string: url)!)
                 }

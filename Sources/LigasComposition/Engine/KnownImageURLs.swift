@@ -25,8 +25,12 @@ final class KnownImageURLs: Sendable {
     func contains(_ url: URL) -> Bool {
         if urls.withLock({ $0.contains(url) }) { return true }
         let text = url.absoluteString
-        // Dot segments could climb out of a base; such URLs are never ours.
-        guard !url.pathComponents.contains(".."), !text.contains("%2e"), !text.contains("%2E") else { return false }
+        // Dot segments could climb out of a base, as could what some servers read as one (`..;`
+        // in Tomcat) or an escaped dot or slash: such URLs are never ours.
+        let lowered = text.lowercased()
+        guard !url.pathComponents.contains(where: { $0.hasPrefix("..") }),
+            !["%2e", "%2f", "%5c"].contains(where: lowered.contains)
+        else { return false }
         return bases.contains { text.hasPrefix($0) }
     }
 }

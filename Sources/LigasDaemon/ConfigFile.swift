@@ -47,12 +47,10 @@ enum CredentialLoading {
 }
 
 extension APIKey {
-    /// The key as configured (nil when empty), refused when a control character is inside it: a
-    /// key file of two lines, say. No HTTP header can carry one, and the HTTP library's error
-    /// would quote the header, key and all, into every failed request's message.
+    /// The key as configured (nil when empty), refused when a control character is inside it.
     static func configured(_ text: String, in place: String) throws(ConfigurationError) -> APIKey? {
         guard let key = APIKey(text) else { return nil }
-        guard !text.trimmingWhitespace().unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\t" }) else {
+        guard !key.hasControlCharacter else {
             throw ConfigurationError(
                 key: place, value: nil,
                 expected: "a key on one line, without control characters (one is inside it; the key is not shown)")

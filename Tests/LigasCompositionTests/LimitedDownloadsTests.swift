@@ -38,7 +38,7 @@ struct LimitedDownloadsTests {
         #expect(try await first.collect().bytes == Data([1, 2, 3]))  // its end frees its slot
         #expect(try await third.value == Data([1, 2, 3]))
         #expect(remote.loads.total == 3)
-        _ = second
+        withExtendedLifetime(second) {}
     }
 
     @Test("A stream dropped before its end frees its slot")
@@ -77,10 +77,25 @@ struct LimitedDownloadsTests {
         let slots = DownloadSlots(1, longestWait: .milliseconds(50))
         let sut = LimitedDownloadsImageLoader(decoratee: OneChunkImages(), slots: slots)
         let holding = try await sut.load(Self.url).value
-        await #expect(throws: LigasError.connectivity("no image download could start within 0.05 seconds: all 1 slots for downloads from remotes are taken")) {
+        await #expect(throws: LigasError.connectivity("no image download could start within 50 ms: all 1 slots for downloads from remotes are taken")) {
             try await sut.load(Self.url)
         }
         #expect(slots.waiting == 0)
-        _ = holding
+        withExtendedLifetime(holding) {}
+    }
+
+    @Test("A slot given back while a taker comes to wait is not lost: 2,000 rounds of one holder releasing as another takes")
+    func noLostWakeUp() async throws {
+        let slots = DownloadSlots(1, longestWait: .seconds(60))
+        for _ in 0..<2000 {
+            let held = try await slots.take()
+            async let next = slots.take()
+            held.release()
+            let taken = try await next  // hangs (and fails by the 60 s wait) if the release was lost
+            taken.release()
+        }
+        #expect(slots.waiting == 0)
+        let last = try await slots.take()  // the one slot is free again
+        last.release()
     }
 }

@@ -23,6 +23,8 @@ struct ArgumentsTextTests {
             == "league=\(String(repeating: "x", count: 256))… (1048576 bytes)")
         let failure = RequestLogEntry.Failure(code: .notFound, message: "no league '\(id)'")
         #expect(failure.message?.hasSuffix("… (1048588 bytes)") == true && failure.message!.count < 300)
+        let marks = "a" + String(repeating: "\u{301}", count: 100_000)  // one character, 200,001 bytes
+        #expect(ArgumentsText.of(Call(Methods.Teams.self, TeamsArguments(league: marks))).hasSuffix("… (200001 bytes)"))
         let short = "ñandú"
         #expect(ArgumentsText.of(Call(Methods.Teams.self, TeamsArguments(league: short))) == "league=ñandú")
     }

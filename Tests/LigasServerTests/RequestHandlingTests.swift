@@ -170,10 +170,10 @@ struct RequestHandlingTests {
             let client = try RawClient(path: server.path)
             _ = try await client.hello()
             // "late": the header at once, the chunks once the gate opens, well past the deadline.
-            try client.request(2, Call(Methods.Image.self, .team("late")), deadlineMs: 50)
+            try client.request(2, Call(Methods.Image.self, .team("late")), deadlineMs: 500)
             let header = try #require(await client.nextFrame())
             #expect(header.kind == .response && header.requestID == 2)
-            try await Task.sleep(for: .milliseconds(100))  // past the deadline, whatever the machine's speed
+            try await Task.sleep(for: .milliseconds(600))  // past the deadline, whatever the machine's speed
             handler.gate.open()
             var chunks: [Frame] = []
             var last: Frame?

@@ -39,14 +39,19 @@ struct ShutdownGraceTests {
     func streamCutOffAfterItsQueuedChunks() async throws {
         let handler = ScriptedHandler(imageBytes: 32 << 20)
         let log = LogRecorder()
-        let server = try TestServer(handler: handler, logger: log.logger)
+        var limits = ServerLimits()
+        limits.cutOffDeliveryLimit = .seconds(30)  // the client reads at once; a starved machine must not decide
+        let server = try TestServer(limits: limits, handler: handler, logger: log.logger)
         let client = try RawClient(path: server.path)
         _ = try await client.hello()
         try client.request(1, Call(Methods.Image.self, .team("big")))  // 32 MiB: more than the socket and the queue hold
         try await server.waitFor("the stream paused, its client not reading") { $0.pausedStreams == 1 }
 
         let stopped = Task { await server.server.shutdown(grace: .milliseconds(100)) }
-        while !log.messages.contains(where: { $0.hasPrefix("shutdown grace over") }) { try await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<2000 where !log.messages.contains(where: { $0.hasPrefix("shutdown grace over") }) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try #require(log.messages.contains { $0.hasPrefix("shutdown grace over") })
         // Before the fix the connection was closed after one write that the full socket refused:
         // the client read the chunks already in its socket, then a connection lost.
         let frames = try await client.framesUntilClosed()

@@ -9,7 +9,15 @@ final class DownloadSlots: Sendable {
     private struct State {
         var free: Int
         var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
-        var nextWaiter: UInt64 = 0
+        /// Takers past the first check, until they leave `take`: a timeout or a cancel that comes
+        /// before its taker has joined `waiters` is left here for it to find.
+        var taking: [UInt64: Taker] = [:]
+        var nextTaker: UInt64 = 0
+    }
+
+    private enum Taker {
+        case coming
+        case stopped(any Error)
     }
 
     private let state: Mutex<State>
@@ -29,52 +37,64 @@ final class DownloadSlots: Sendable {
     /// A slot, held until the lease is released or dropped.
     func take() async throws -> Lease {
         let id: UInt64? = state.withLock { state in
-            if state.free > 0 {
+            if state.free > 0, state.waiters.isEmpty {
                 state.free -= 1
                 return nil
             }
-            state.nextWaiter += 1
-            return state.nextWaiter
+            state.nextTaker += 1
+            state.taking[state.nextTaker] = .coming
+            return state.nextTaker
         }
-        if let id {
-            let expiry = Task { [self] in
-                try await Task.sleep(for: longestWait)
-                stopWaiting(id, with: LigasError.connectivity(
-                    "no image download could start within \(longestWait): all \(count) slots for downloads from remotes are taken"))
+        guard let id else { return Lease(slots: self) }
+        let expiry = Task { [self, longestWait, count] in
+            try await Task.sleep(for: longestWait)
+            let (seconds, attoseconds) = longestWait.components
+            let waited = attoseconds == 0 ? "\(seconds) s" : "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
+            stop(id, with: LigasError.connectivity(
+                "no image download could start within \(waited): all \(count) slots for downloads from remotes are taken"))
+        }
+        defer {
+            expiry.cancel()
+            state.withLock { _ = $0.taking.removeValue(forKey: id) }
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                // One lock decides: a slot freed since the first check is taken here, and a stop
+                // that came before is found here (no wake-up lost, no timeout lost).
+                let outcome: Result<Void, any Error>? = state.withLock { state in
+                    if case .stopped(let error)? = state.taking[id] { return .failure(error) }
+                    if state.free > 0, state.waiters.isEmpty {
+                        state.free -= 1
+                        return .success(())
+                    }
+                    state.waiters.append((id, continuation))
+                    return nil
+                }
+                if let outcome { continuation.resume(with: outcome) }
             }
-            defer { expiry.cancel() }
-            try await wait(as: id)
+        } onCancel: {
+            stop(id, with: CancellationError())
         }
         return Lease(slots: self)
     }
 
-    private func stopWaiting(_ id: UInt64, with error: any Error) {
-        let waiter = state.withLock { state in
-            state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0) }
-        }
-        waiter?.continuation.resume(throwing: error)
-    }
-
-    private func wait(as id: UInt64) async throws {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let cancelled = state.withLock { state in
-                    guard !Task.isCancelled else { return true }
-                    state.waiters.append((id, continuation))
-                    return false
-                }
-                if cancelled { continuation.resume(throwing: CancellationError()) }
+    /// Ends taker `id`'s wait with `error`: at once if it waits, else when it comes to wait.
+    private func stop(_ id: UInt64, with error: any Error) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            if let index = state.waiters.firstIndex(where: { $0.id == id }) {
+                return state.waiters.remove(at: index).continuation
             }
-        } onCancel: {
-            stopWaiting(id, with: CancellationError())
+            if case .coming? = state.taking[id] { state.taking[id] = .stopped(error) }
+            return nil
         }
+        waiter?.resume(throwing: error)
     }
 
     fileprivate func give() {
-        let next = state.withLock { state in
+        let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             guard !state.waiters.isEmpty else {
                 state.free += 1
-                return nil as CheckedContinuation<Void, any Error>?
+                return nil
             }
             return state.waiters.removeFirst().continuation
         }

@@ -12,6 +12,12 @@ public struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
         self.value = trimmed
     }
 
+    /// Whether a control character is inside it (a key file of two lines, say): no HTTP header
+    /// can carry one, and the HTTP library's error would quote the header, key and all.
+    public var hasControlCharacter: Bool {
+        value.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\t" }
+    }
+
     public var description: String { "<redacted>" }
     public var debugDescription: String { "<redacted>" }
 }

@@ -117,9 +117,7 @@ public enum RemoteFailure {
             case .bodyLengthMismatch: return "\(origin) sent a body of another length than it announced for \(url.path)"
             case .getConnectionFromPoolTimeout: return "cannot reach \(origin): no connection within \(seconds(limits.connectTimeout))"
             case .emptyHost, .invalidURL, .emptyScheme: return "not a usable URL: \(redacted(url))"
-            // The case's name only: its payload may quote what was sent (`invalidHeaderFieldValues`
-            // holds the header values, an API key among them).
-            default: return "request to \(origin) failed: \(words(ofCase: String(String(describing: error).prefix { $0 != "(" })))"
+            default: return "request to \(origin) failed: \(caseName(of: error))"
             }
         case ChannelError.connectTimeout:
             return "cannot reach \(origin): no connection within \(seconds(limits.connectTimeout))"
@@ -149,8 +147,14 @@ public enum RemoteFailure {
                 if detail.contains("failedToValidateHostname") { return "TLS with \(origin) failed: its certificate is for another host" }
                 return "TLS handshake with \(origin) failed"
             }
-            return "request to \(origin) failed: \(words(ofCase: String(describing: error)))"
+            return "request to \(origin) failed: \(caseName(of: error))"
         }
+    }
+
+    /// An error's case in words, without its payload: that may quote what was sent
+    /// (`invalidHeaderFieldValues` holds the header values, an API key among them).
+    private static func caseName(of error: any Error) -> String {
+        words(ofCase: String(String(describing: error).prefix { $0 != "(" }))
     }
 
     private static func errnoMessage(_ code: Int32, origin: String) -> String {

@@ -151,8 +151,8 @@ final class Connection: @unchecked Sendable {
     /// Close now, whatever is in flight (end of the shutdown grace period). Each request still in
     /// flight is first answered `cutOff`, so that its client can tell a request cut off from a
     /// connection lost. The frames go out after what is already queued (a stream's chunks, up to
-    /// its high-water mark), and the client has `cutOffDeliveryLimit` more to take them: one that
-    /// reads gets them, one that does not read does not hold the stop any longer.
+    /// its high-water mark), and the socket has `limits.cutOffDeliveryLimit` more to take them: a
+    /// client that reads gets them, one that does not read does not hold the stop any longer.
     func forceClose(grace: Duration) {
         loop.execute { [self] in
             guard state.sendsAnswers else { return teardown(reason: "shutdown") }
@@ -168,14 +168,11 @@ final class Connection: @unchecked Sendable {
                 output.append(bytes)
             }
             state = .closing
-            closeTimer = timer(after: Self.cutOffDeliveryLimit) { [unowned self] in teardown(reason: "shutdown: client not reading") }
+            closeTimer = timer(after: limits.cutOffDeliveryLimit) { [unowned self] in teardown(reason: "shutdown: client not reading") }
             closeTimerIsFixed = true
             flush()
         }
     }
-
-    /// How long after the grace a client may take to read what was queued for it and its cutOffs.
-    static let cutOffDeliveryLimit: Duration = .seconds(1)
 
     private func teardown(reason: String) {
         dispatchPrecondition(condition: .onQueue(queue))
@@ -220,12 +217,13 @@ final class Connection: @unchecked Sendable {
     private func refuse(_ error: ErrorBody, protocolError: Bool = true) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard state != .closing, state != .closed else { return }
-        var metadata: Logger.Metadata = ["error-code": "\(error.code)", "error": "\(error.message)"]
+        let message = LoggedText.cut(error.message)
+        var metadata: Logger.Metadata = ["error-code": "\(error.code)", "error": "\(message)"]
         if protocolError {
             metadata.tag(logTags.clientProtocolError)
             logger.notice("client protocol error", metadata: metadata)
         } else {
-            logger.debug("\(error.message)", metadata: metadata)
+            logger.debug("\(message)", metadata: metadata)
         }
         enqueue { try encoder.appendError(id: 0, error, to: &$0) }
         closeWhenFlushed()
@@ -350,7 +348,7 @@ final class Connection: @unchecked Sendable {
             request = try decodedRequests.request(from: frame.payload)
         } catch {
             var metadata: Logger.Metadata = [
-                "request-id": "\(requestID)", "error-code": "\(error.code)", "error": "\(error.message)",
+                "request-id": "\(requestID)", "error-code": "\(error.code)", "error": "\(LoggedText.cut(error.message))",
             ]
             metadata.tag(logTags.clientProtocolError)
             logger.notice("client protocol error", metadata: metadata)

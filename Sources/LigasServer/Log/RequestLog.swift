@@ -49,7 +49,8 @@ public struct RequestLogEntry: Sendable {
     /// and how, from the entry alone).
     public struct Failure: Sendable {
         public var code: ErrorCode
-        public var message: String?
+        /// Cut as `LoggedText` cuts it.
+        public private(set) var message: String?
 
         public init(code: ErrorCode, message: String? = nil) {
             self.code = code

@@ -21,6 +21,9 @@ public struct ServerLimits: Sendable {
     public var maxOutputBytes = 8 << 20
     /// Streams pause while this much output is unread: backpressure for slow readers.
     public var streamHighWater = 512 << 10
+    /// After the shutdown grace, how long a connection's socket has to take what was queued for
+    /// it and its requests' `cutOff`s before it is closed anyway (a client that does not read).
+    public var cutOffDeliveryLimit: Duration = .seconds(1)
     /// How long the connections' thread, having served a request, waits for the next one before
     /// it goes back to Dispatch (`EventLoop`): a thread a client's request keeps, for that long.
     public var linger: Duration = .microseconds(200)

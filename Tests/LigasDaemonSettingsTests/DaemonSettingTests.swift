@@ -108,7 +108,7 @@ struct DaemonSettingTests {
         #expect(throws: ConfigurationError(key: "CREDENTIALS_DIRECTORY/api-key", value: nil, expected: expected)) {
             try DaemonConfiguration.resolve(environment: ["CREDENTIALS_DIRECTORY": directory.url.path])
         }
-        for key in ["s3cret\r\nkey", "s3cret\u{01}key"] {
+        for key in ["s3cret\r\nkey", "s3cret\u{01}key", "s3cret\tkey"] {
             #expect(throws: ConfigurationError(key: "LIGASD_API_KEY", value: nil, expected: expected)) {
                 try DaemonConfiguration.resolve(environment: ["LIGASD_API_KEY": key])
             }

@@ -137,6 +137,31 @@ struct RemoteOverLoopbackHTTPTests {
         }
     }
 
+    @Test("A kept-alive connection the remote closes just as the next request goes out on it: that request is sent once more, on a new connection, and succeeds")
+    func staleKeptAliveConnection() async throws {
+        let server = try await LoopbackHTTPServer.startRoutingRequests { request in
+            request.numberOnConnection > 1 ? .hangUp : .ok(Self.teamsJSON, contentType: "application/json")
+        }
+        let client = AsyncHTTPClientAdapter()
+        let outcome = await asyncResult {
+            for _ in 0..<3 { _ = try await client.getData(server.baseURL, headers: [:], maxBodyBytes: 4096) }
+        }
+        try await client.shutdown()
+        try await server.shutdown()
+        try outcome.get()
+        // 1 on a new connection; 2 on it again (hung up), then on a new one; the same for 3.
+        #expect(server.requests.map(\.numberOnConnection) == [1, 2, 1, 2, 1])
+    }
+
+    @Test("A remote that closes every connection without answering: connectivity after one more try")
+    func closesWithoutAnswering() async throws {
+        try await withRemote({ _ in .hangUp }) { loader, server in
+            let why = try await Self.connectivityMessage { try await loader.load("serie-a") }
+            #expect(why == "127.0.0.1:\(server.port) closed the connection before the response was complete")
+            #expect(server.requests.count == 2)
+        }
+    }
+
     @Test("Redirects without end: connectivity, 'too many redirects (more than 3) from URL', the URL with its port")
     func redirectLimit() async throws {
         try await withRemote({ path in

@@ -23,6 +23,25 @@ struct RequestHandlingTests {
         }
     }
 
+    @Test("A protocol error quoting a client's long text (a 64 KiB method name, a 64 KiB cache policy) is logged cut to 256 characters")
+    func protocolErrorLogCut() async throws {
+        let log = LogRecorder()
+        try await TestServer.run(logger: log.logger) { server in
+            let client = try RawClient(path: server.path)
+            _ = try await client.hello()
+            let long = String(repeating: "m", count: 64 << 10)
+            for (id, request) in [(1, ["method": long]), (2, ["method": "ping", "cache": long])] as [(UInt32, [String: String])] {
+                var payload: [UInt8] = []
+                try CBOREncoder().encode(request, into: &payload)
+                try client.send { try $0.appendRaw(.request, requestID: id, bytes: payload, to: &$1) }
+                #expect(try errorBody(#require(await client.nextFrame()))?.message.count ?? 0 > 64 << 10)  // the client gets it whole
+            }
+        }
+        let errors = log.all.filter { $0.message == "client protocol error" }.compactMap { $0.metadata["error"].map { "\($0)" } }
+        #expect(errors.count == 2)
+        #expect(errors.allSatisfy { $0.count < 320 && $0.hasSuffix(" bytes)") }, "\(errors.map(\.count))")
+    }
+
     @Test("A malformed request: badRequest naming the bad field, and the connection stays usable")
     func badRequest() async throws {
         try await TestServer.run { server in

@@ -29,11 +29,16 @@ public final class LoopbackHTTPServer: Sendable {
         indirect case gated(Gate, then: Reply)
         /// `reply` (an `ok` or a `status`) with these response headers added.
         indirect case headers([String: String], Reply)
+        /// Closes the connection without answering: a server that closed a kept-alive
+        /// connection just as the client sent its next request on it.
+        case hangUp
     }
 
     public struct RecordedRequest: Sendable, Hashable {
         public let path: String
         public let headers: [String: String]
+        /// 1 for the first request on its connection, 2 for the next one on it (kept alive), …
+        public var numberOnConnection = 1
     }
 
     public let port: Int
@@ -136,6 +141,7 @@ public final class LoopbackHTTPServer: Sendable {
         let state: Shared<State>
         var path = "/"
         var request = RecordedRequest(path: "/", headers: [:])
+        var requestsOnConnection = 0
         var extraHeaders: [String: String] = [:]
         var trickle: RepeatedTask?
 
@@ -149,7 +155,8 @@ public final class LoopbackHTTPServer: Sendable {
             case .head(let head):
                 path = head.uri
                 let headers = Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
-                request = RecordedRequest(path: head.uri, headers: headers)
+                requestsOnConnection += 1
+                request = RecordedRequest(path: head.uri, headers: headers, numberOnConnection: requestsOnConnection)
                 state.withLock { [request] in $0.requests.append(request) }
             case .body:
                 break
@@ -204,6 +211,8 @@ public final class LoopbackHTTPServer: Sendable {
                     guard context.channel.isActive else { return }
                     context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
                 }
+            case .hangUp:
+                context.close(promise: nil)
             case .redirect(let location):
                 send(status: .found, body: Data(), headers: ["location": location], context: context)
             case .headers(let headers, let then):

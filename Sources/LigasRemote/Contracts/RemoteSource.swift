@@ -15,7 +15,7 @@ public struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
     /// Whether a control character is inside it (a key file of two lines, say): no HTTP header
     /// can carry one, and the HTTP library's error would quote the header, key and all.
     public var hasControlCharacter: Bool {
-        value.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\t" }
+        value.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     public var description: String { "<redacted>" }

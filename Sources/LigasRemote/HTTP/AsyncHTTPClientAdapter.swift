@@ -64,7 +64,7 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
             for (name, value) in step.headers { request.headers.add(name: name, value: value) }
             let response: HTTPClientResponse
             do {
-                response = try await client.execute(request, deadline: deadline)
+                response = try await executeOnce(request, deadline: deadline)
             } catch {
                 throw RemoteFailure.transfer(error, url: step.url, limits: failureLimits)
             }
@@ -79,6 +79,18 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
                 throw RemoteFailure.transfer(HTTPClientError.redirectCycleDetected, url: url, limits: failureLimits)
             }
             step = next
+        }
+    }
+
+    /// Sends `request`, and once more when the remote closed the connection before answering: a
+    /// kept-alive connection the server closed (as servers may, without a word) just as the
+    /// request went out on it. A GET may be sent again (RFC 9110 §9.2.2); the second goes out on
+    /// a new connection, since the pool drops a closed one.
+    private func executeOnce(_ request: HTTPClientRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
+        do {
+            return try await client.execute(request, deadline: deadline)
+        } catch where RemoteFailure.closedBeforeAnswering(error) {
+            return try await client.execute(request, deadline: deadline)
         }
     }
 

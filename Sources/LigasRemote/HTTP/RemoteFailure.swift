@@ -151,6 +151,16 @@ public enum RemoteFailure {
         }
     }
 
+    /// Whether the remote closed the connection before any answer came (not a refused connection,
+    /// not a timeout): what a stale kept-alive connection gives.
+    static func closedBeforeAnswering(_ error: any Error) -> Bool {
+        switch error {
+        case let error as HTTPClientError: error == .remoteConnectionClosed
+        case ChannelError.eof, ChannelError.ioOnClosedChannel, ChannelError.outputClosed, HTTPParserError.invalidEOFState: true
+        default: false
+        }
+    }
+
     /// An error's case in words, without its payload: that may quote what was sent
     /// (`invalidHeaderFieldValues` holds the header values, an API key among them).
     private static func caseName(of error: any Error) -> String {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LigasDomain
+import LigasRemote
 import Synchronization
 
 /// The image URLs the daemon may fetch: the http(s) ones that appear in its own data (league,
@@ -18,7 +19,7 @@ final class KnownImageURLs: Sendable {
     }
 
     func record(_ newURLs: some Sequence<URL>) {
-        let newURLs = newURLs.filter { ["http", "https"].contains($0.scheme?.lowercased()) }
+        let newURLs = newURLs.filter(\.isWeb)
         urls.withLock { $0.formUnion(newURLs) }
     }
 

@@ -20,7 +20,7 @@ struct RedirectStep: Equatable {
     static func next(after url: URL, headers: [String: String], status: Int, location: String?) -> RedirectStep? {
         guard statuses.contains(status), let location, !location.isEmpty,
             let target = URL(string: location, relativeTo: url)?.absoluteURL,
-            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil
+            target.isWeb, target.host != nil
         else { return nil }
         let kept = sameOrigin(url, target) ? headers : headers.filter { headersKeptAcrossOrigins.contains($0.key.lowercased()) }
         return RedirectStep(url: target, headers: kept)
@@ -29,6 +29,6 @@ struct RedirectStep: Equatable {
     /// RFC 6454's origin: scheme, host and port (the scheme's default when none is written).
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
         a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
-            && RemoteFailure.port(of: a) == RemoteFailure.port(of: b)
+            && a.portOrDefault == b.portOrDefault
     }
 }

@@ -42,7 +42,7 @@ public enum RemoteFailure {
         if url.isFileURL { return url.path }
         let host = url.host ?? "?"
         let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        guard let port = port(of: url) else { return shown }
+        guard let port = url.portOrDefault else { return shown }
         return "\(shown):\(port)"
     }
 
@@ -58,16 +58,6 @@ public enum RemoteFailure {
         components.query = nil
         components.fragment = nil
         return components.string ?? "\(url.scheme ?? "?")://\(origin(of: url))\(url.path)"
-    }
-
-    /// The URL's port, or its scheme's default one.
-    static func port(of url: URL) -> Int? {
-        if let port = url.port { return port }
-        switch url.scheme?.lowercased() {
-        case "http": return 80
-        case "https": return 443
-        default: return nil
-        }
     }
 
     // MARK: - What

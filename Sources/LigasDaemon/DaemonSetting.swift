@@ -161,7 +161,7 @@ extension DaemonSetting {
             configuration.idleExit = idle == .zero ? nil : idle
         },
         duration("shutdown-grace",
-                 "seconds in-flight requests get on SIGTERM; requests already sent but not yet started are answered `shuttingDown` (retry), and those still running when it is over `cutOff` (a client that does not read gets 1 s more to take it)",
+                 "seconds in-flight requests get on SIGTERM; requests already sent but not yet started are answered `shuttingDown` (retry), and those still running when it is over `cutOff` (a client that does not read gets \(ServerLimits().cutOffDeliveryLimit.secondsText) s more to take it)",
                  \.shutdownGrace),
         choice("log-target", "where the log goes: `journal`, `stderr`, or `auto` (the journal when it is there)",
                expected: "auto, journal or stderr", \.logTarget, LogTarget.init(rawValue:), \.rawValue),

@@ -14,14 +14,14 @@ public struct PolicyRoutingLoader<Key: Hashable & Sendable, Value: Sendable>: Se
     ) {
         self.standard = standard
         self.refresh = refresh
-        self.offline = offline
+        self.offline = CacheOnlyLoader(cache: offline)
     }
 
     public func load(_ key: Key, policy: LoadPolicy) async throws -> Loaded<Value> {
         switch policy {
         case .default: try await standard.load(key)
         case .refresh: try await refresh.load(key)
-        case .offline: try await CacheOnlyLoader(cache: offline).load(key)
+        case .offline: try await offline.load(key)
         }
     }
 }

@@ -64,7 +64,7 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
             for (name, value) in step.headers { request.headers.add(name: name, value: value) }
             let response: HTTPClientResponse
             do {
-                response = try await executeOnce(request, deadline: deadline)
+                response = try await executeRetryingClosedConnection(request, deadline: deadline)
             } catch {
                 throw RemoteFailure.transfer(error, url: step.url, limits: failureLimits)
             }
@@ -86,7 +86,7 @@ public final class AsyncHTTPClientAdapter: HTTPClient {
     /// kept-alive connection the server closed (as servers may, without a word) just as the
     /// request went out on it. A GET may be sent again (RFC 9110 §9.2.2); the second goes out on
     /// a new connection, since the pool drops a closed one.
-    private func executeOnce(_ request: HTTPClientRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
+    private func executeRetryingClosedConnection(_ request: HTTPClientRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
         do {
             return try await client.execute(request, deadline: deadline)
         } catch where RemoteFailure.closedBeforeAnswering(error) {
